@@ -1,0 +1,247 @@
+//! The steps every Anymorph JSON file goes through: syntax, then the `format`/`version`
+//! envelope, then typed fields — each failure naming the file and the field.
+
+use super::LoadError;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// A file's format name and the one version this build reads.
+#[derive(Clone, Copy, Debug)]
+pub struct FormatTag {
+    pub format: &'static str,
+    pub version: u32,
+}
+
+/// Parses `text` and checks its envelope, returning the document as a JSON object.
+pub fn parse_document(
+    text: &str,
+    path: &str,
+    tag: FormatTag,
+) -> Result<serde_json::Map<String, Value>, LoadError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| LoadError::Syntax {
+        path: path.into(),
+        line: e.line(),
+        column: e.column(),
+        message: strip_position(&e.to_string()),
+    })?;
+    let Value::Object(doc) = value else {
+        return Err(LoadError::Field {
+            path: path.into(),
+            field: "(document)".into(),
+            message: format!("expected a JSON object, found {}", kind(&value)),
+        });
+    };
+    match doc.get("format") {
+        Some(Value::String(f)) if f == tag.format => {}
+        other => {
+            return Err(LoadError::Format {
+                path: path.into(),
+                expected: tag.format,
+                found: describe(other),
+            });
+        }
+    }
+    match doc.get("version") {
+        Some(Value::Number(n)) if n.as_u64() == Some(u64::from(tag.version)) => {}
+        other => {
+            return Err(LoadError::Version {
+                path: path.into(),
+                format: tag.format,
+                found: describe(other),
+                supported: tag.version,
+            });
+        }
+    }
+    Ok(doc)
+}
+
+/// Deserializes a typed value, reporting the JSON path of a bad field.
+pub fn from_value<T: DeserializeOwned>(value: Value, path: &str) -> Result<T, LoadError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let field = e.path().to_string();
+        LoadError::Field {
+            path: path.into(),
+            field: if field == "." {
+                "(document)".into()
+            } else {
+                field
+            },
+            message: e.into_inner().to_string(),
+        }
+    })
+}
+
+/// Keys of `object` that are not in `known`, kept verbatim for a lossless round trip.
+pub fn extras(
+    object: &serde_json::Map<String, Value>,
+    known: &[&str],
+) -> serde_json::Map<String, Value> {
+    object
+        .iter()
+        .filter(|(k, _)| !known.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// Pretty JSON with arrays of plain numbers kept on one line, so a vector reads as `[0, 1, 0]`
+/// and files stay short and diff well.
+pub fn to_pretty_json<T: Serialize + ?Sized>(value: &T) -> String {
+    let pretty = serde_json::to_string_pretty(value).unwrap_or_else(|e| {
+        // Serializing our own types cannot fail (no non-string map keys); keep a trace if it does.
+        log::error!("serializing to JSON failed: {e}");
+        String::from("null")
+    });
+    let mut out = String::with_capacity(pretty.len());
+    let bytes = pretty.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'"' {
+            let end = string_end(bytes, i);
+            out.push_str(&pretty[i..end]);
+            i = end;
+        } else if c == b'[' {
+            match numeric_array_end(bytes, i) {
+                Some(end) => {
+                    let inner: Vec<&str> = pretty[i + 1..end]
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty())
+                        .collect();
+                    out.push('[');
+                    out.push_str(&inner.join(", "));
+                    out.push(']');
+                    i = end + 1;
+                }
+                None => {
+                    out.push('[');
+                    i += 1;
+                }
+            }
+        } else {
+            out.push(c as char);
+            i += 1;
+        }
+    }
+    out.push('\n');
+    out
+}
+
+fn string_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+fn numeric_array_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b']' => return Some(i),
+            b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b',' | b' ' | b'\n' => i += 1,
+            _ => return None,
+        }
+    }
+    None
+}
+
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn describe(v: Option<&Value>) -> String {
+    match v {
+        None => "nothing (the field is missing)".into(),
+        Some(Value::String(s)) => format!("\"{s}\""),
+        Some(Value::Number(n)) => n.to_string(),
+        Some(other) => kind(other).into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TAG: FormatTag = FormatTag {
+        format: "anymorph-test",
+        version: 1,
+    };
+
+    #[test]
+    fn envelope_errors_name_the_field() {
+        let e = parse_document("{", "f.json", TAG).unwrap_err();
+        assert!(matches!(e, LoadError::Syntax { line: 1, .. }), "{e}");
+        let e = parse_document("[]", "f.json", TAG).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("f.json: (document): expected a JSON object")
+        );
+        let e = parse_document(r#"{"version": 1}"#, "f.json", TAG).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("format: expected \"anymorph-test\", found nothing")
+        );
+        let e = parse_document(
+            r#"{"format": "anymorph-test", "version": 7}"#,
+            "f.json",
+            TAG,
+        )
+        .unwrap_err();
+        assert!(matches!(e, LoadError::Version { .. }), "{e}");
+        assert!(e.to_string().contains("version 7"), "{e}");
+        assert!(parse_document(r#"{"format": "anymorph-test", "version": 1}"#, "f", TAG).is_ok());
+    }
+
+    #[test]
+    fn typed_errors_carry_the_json_path() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Doc {
+            items: Vec<Item>,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Item {
+            x: f32,
+        }
+        let v: Value = serde_json::from_str(r#"{"items": [{"x": 1}, {"x": "a"}]}"#).unwrap();
+        let e = from_value::<Doc>(v, "f.json").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("f.json: items[1].x: invalid type"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn number_arrays_are_inline_and_strings_untouched() {
+        let v = serde_json::json!({"p": [0.0, 1.5, -2.0], "s": "[1,\n 2]", "a": [{"q": [1]}]});
+        let s = to_pretty_json(&v);
+        assert!(s.contains("\"p\": [0.0, 1.5, -2.0]"), "{s}");
+        assert!(s.contains("\"q\": [1]"), "{s}");
+        assert!(s.contains(r#""s": "[1,\n 2]""#), "{s}");
+        let back: Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(back, v);
+    }
+}

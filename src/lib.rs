@@ -1,0 +1,7 @@
+//! Anymorph: author a keyframe clip once, play it on creatures of any shape.
+//!
+//! The crate is layered `runtime ← io ← render ← editor`: [`runtime`] and [`io`] know
+//! nothing of GUI or GPU and are all a game needs (`default-features = false`).
+
+pub mod io;
+pub mod runtime;

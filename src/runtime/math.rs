@@ -1,0 +1,173 @@
+//! Small geometric helpers shared by the runtime: boxes, the sagittal mirror and rotations
+//! that never produce NaN.
+
+use glam::{Mat3, Quat, Vec3};
+use serde::{Deserialize, Serialize};
+
+/// An axis-aligned box in character space.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Aabb {
+    pub min: Vec3,
+    pub max: Vec3,
+}
+
+impl Aabb {
+    /// The empty box: growing it by any point gives that point.
+    pub const EMPTY: Aabb = Aabb {
+        min: Vec3::splat(f32::INFINITY),
+        max: Vec3::splat(f32::NEG_INFINITY),
+    };
+
+    pub fn from_points(points: impl IntoIterator<Item = Vec3>) -> Aabb {
+        points.into_iter().fold(Aabb::EMPTY, |b, p| b.grown(p))
+    }
+
+    pub fn grown(self, p: Vec3) -> Aabb {
+        Aabb {
+            min: self.min.min(p),
+            max: self.max.max(p),
+        }
+    }
+
+    pub fn union(self, o: Aabb) -> Aabb {
+        Aabb {
+            min: self.min.min(o.min),
+            max: self.max.max(o.max),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.min.cmpgt(self.max).any()
+    }
+
+    pub fn center(&self) -> Vec3 {
+        (self.min + self.max) * 0.5
+    }
+
+    pub fn size(&self) -> Vec3 {
+        if self.is_empty() {
+            Vec3::ZERO
+        } else {
+            self.max - self.min
+        }
+    }
+
+    /// The box of an oriented box with the given centre, rotation and half extents.
+    pub fn of_oriented_box(center: Vec3, rotation: Quat, half_extents: Vec3) -> Aabb {
+        let m = Mat3::from_quat(rotation);
+        let reach = m.x_axis.abs() * half_extents.x
+            + m.y_axis.abs() * half_extents.y
+            + m.z_axis.abs() * half_extents.z;
+        Aabb {
+            min: center - reach,
+            max: center + reach,
+        }
+    }
+}
+
+/// Reflects a point across the sagittal plane `x = 0` (+X is the creature's left).
+pub fn mirror_point(p: Vec3) -> Vec3 {
+    Vec3::new(-p.x, p.y, p.z)
+}
+
+/// Reflects a rotation across the sagittal plane: `F R F` with `F = diag(-1, 1, 1)`.
+/// Rotations about X keep their sense; rotations about Y and Z reverse it.
+pub fn mirror_rotation(q: Quat) -> Quat {
+    Quat::from_xyzw(q.x, -q.y, -q.z, q.w)
+}
+
+/// The smallest rotation taking unit vector `from` to unit vector `to`, scaled down to
+/// `fraction` of its angle. Antiparallel vectors pick a stable perpendicular axis instead of
+/// returning NaN.
+pub fn partial_rotation_arc(from: Vec3, to: Vec3, fraction: f32) -> Quat {
+    let full = Quat::from_rotation_arc(from, to);
+    if fraction >= 1.0 {
+        full
+    } else {
+        Quat::IDENTITY.slerp(full, fraction.max(0.0))
+    }
+}
+
+/// Hermite smoothstep on `[edge0, edge1]`, C1 continuous; 0 below, 1 above.
+pub fn smoothstep(edge0: f32, edge1: f32, x: f32) -> f32 {
+    if edge1 <= edge0 {
+        return if x < edge0 { 0.0 } else { 1.0 };
+    }
+    let t = ((x - edge0) / (edge1 - edge0)).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+/// The angle in radians between two rotations (0 ..= π), independent of quaternion sign.
+pub fn rotation_angle_between(a: Quat, b: Quat) -> f32 {
+    let d = a.dot(b).abs().min(1.0);
+    2.0 * d.acos()
+}
+
+/// A rotation whose local +Y runs along `dir` and whose local +Z is as close as possible to
+/// `forward`. Bones built this way keep "front" meaning front even when they point down.
+pub fn frame_along(dir: Vec3, forward: Vec3) -> Quat {
+    let Some(y) = dir.try_normalize() else {
+        return Quat::IDENTITY;
+    };
+    let mut z = forward - y * forward.dot(y);
+    if z.length_squared() < 1e-8 {
+        // The bone runs along `forward`: fall back to up, then to left.
+        z = Vec3::Y - y * y.y;
+        if z.length_squared() < 1e-8 {
+            z = Vec3::X - y * y.x;
+        }
+    }
+    let z = z.normalize_or_zero();
+    let x = y.cross(z);
+    Quat::from_mat3(&Mat3::from_cols(x, y, z)).normalize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mirror_rotation_matches_the_reflection_matrix() {
+        let f = Mat3::from_diagonal(Vec3::new(-1.0, 1.0, 1.0));
+        for q in [
+            Quat::from_rotation_x(0.7),
+            Quat::from_rotation_y(-1.1),
+            Quat::from_euler(glam::EulerRot::XYZ, 0.3, 0.9, -0.4),
+        ] {
+            let expected = f * Mat3::from_quat(q) * f;
+            let got = Mat3::from_quat(mirror_rotation(q));
+            assert!(expected.abs_diff_eq(got, 1e-5), "{q:?}");
+        }
+    }
+
+    #[test]
+    fn frame_along_keeps_front_for_a_bone_pointing_down() {
+        let q = frame_along(-Vec3::Y, Vec3::Z);
+        assert!((q * Vec3::Y).abs_diff_eq(-Vec3::Y, 1e-5));
+        assert!((q * Vec3::Z).abs_diff_eq(Vec3::Z, 1e-5));
+        let q = frame_along(Vec3::Z, Vec3::Z);
+        assert!((q * Vec3::Y).abs_diff_eq(Vec3::Z, 1e-5));
+        assert!(!q.is_nan());
+    }
+
+    #[test]
+    fn oriented_box_bounds_contain_the_rotated_corners() {
+        let q = Quat::from_rotation_z(0.5);
+        let b = Aabb::of_oriented_box(Vec3::ONE, q, Vec3::new(1.0, 0.2, 0.3));
+        for sx in [-1.0, 1.0] {
+            for sy in [-1.0, 1.0] {
+                let c = Vec3::ONE + q * Vec3::new(sx, sy * 0.2, 0.3);
+                assert!(c.cmpge(b.min - 1e-5).all() && c.cmple(b.max + 1e-5).all());
+            }
+        }
+        assert!(Aabb::EMPTY.is_empty());
+        assert_eq!(Aabb::EMPTY.size(), Vec3::ZERO);
+    }
+
+    #[test]
+    fn smoothstep_is_clamped() {
+        assert_eq!(smoothstep(1.0, 2.0, 0.0), 0.0);
+        assert_eq!(smoothstep(1.0, 2.0, 3.0), 1.0);
+        assert!((smoothstep(1.0, 2.0, 1.5) - 0.5).abs() < 1e-6);
+    }
+}
