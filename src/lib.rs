@@ -3,5 +3,6 @@
 //! The crate is layered `runtime ← io ← render ← editor`: [`runtime`] and [`io`] know
 //! nothing of GUI or GPU and are all a game needs (`default-features = false`).
 
+pub mod cli;
 pub mod io;
 pub mod runtime;

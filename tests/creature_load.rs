@@ -1,5 +1,7 @@
 //! Loading, validating and deriving creatures from `*.creature.json`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use anymorph::io::{LoadError, creature_from_str, creature_to_string};
 use anymorph::runtime::creature::{Cap, CreatureBuilder, CreatureError};
 use glam::Vec3;

@@ -1,9 +1,13 @@
 //! File formats: creatures, clips, projects and packages as versioned JSON. No GUI, no GPU.
 
 pub mod atomic;
+pub mod clip_file;
 pub mod creature_file;
 mod error;
 pub mod json;
+pub mod project_file;
 
+pub use clip_file::{clip_from_str, clip_to_string, load_clip, save_clip};
 pub use creature_file::{creature_from_str, creature_to_string, load_creature, save_creature};
 pub use error::{LoadError, SaveError};
+pub use project_file::{LoadedProject, Project, load_project, project_from_str, save_project};

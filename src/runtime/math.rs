@@ -99,8 +99,10 @@ pub fn smoothstep(edge0: f32, edge1: f32, x: f32) -> f32 {
 
 /// The angle in radians between two rotations (0 ..= π), independent of quaternion sign.
 pub fn rotation_angle_between(a: Quat, b: Quat) -> f32 {
-    let d = a.dot(b).abs().min(1.0);
-    2.0 * d.acos()
+    // atan2 of the relative rotation's vector and scalar parts stays precise for tiny
+    // angles, where acos of a dot product near 1 loses everything to f32 rounding.
+    let r = a.conjugate() * b;
+    2.0 * r.xyz().length().atan2(r.w.abs())
 }
 
 /// A rotation whose local +Y runs along `dir` and whose local +Z is as close as possible to

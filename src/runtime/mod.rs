@@ -1,4 +1,12 @@
 //! The runtime: everything a game links. No GUI, no GPU.
 
+pub mod bind;
+pub mod clip;
 pub mod creature;
+pub mod curve;
+pub mod eval;
 pub mod math;
+pub mod movement;
+pub mod pipeline;
+pub mod pose;
+pub mod query;

@@ -93,13 +93,11 @@ pub(super) fn validate(defs: &[BodyDef]) -> Result<Vec<Body>, CreatureError> {
     }
     // Report a cycle as a cycle even though it also lists a parent late: it is the more
     // useful message, and its body is the one to fix.
-    for index in 0..defs.len() {
-        if in_cycle(&parents, index) {
-            return Err(CreatureError::Cycle {
-                index,
-                name: defs[index].name.clone(),
-            });
-        }
+    if let Some(index) = (0..defs.len()).find(|&i| in_cycle(&parents, i)) {
+        return Err(CreatureError::Cycle {
+            index,
+            name: defs[index].name.clone(),
+        });
     }
     for (index, parent) in parents.iter().enumerate() {
         if let Some(pi) = *parent

@@ -1,0 +1,456 @@
+//! Writes the sample clip library to `assets/clips/*.clip.json`.
+//!
+//! Run `cargo run --example build_sample_clips` after changing a definition here. The clips
+//! are plain data once written: the editor may refine them further.
+
+use anymorph::io::save_clip;
+use anymorph::runtime::clip::{
+    Branch, Channel, Clip, ClipEvent, Predicate, SideConstraint, VariantSettings,
+};
+use anymorph::runtime::creature::Cap;
+use anymorph::runtime::curve::{Key, KeyedCurve};
+use anymorph::runtime::movement::{MovementMode, PositionMode, RotationMode, ScaleMode};
+use anymorph::runtime::query::{ContextQuery, SecondaryContext, TopBottom};
+use glam::{Quat, Vec3};
+use std::path::Path;
+
+fn positions(keys: &[(f32, [f32; 3])]) -> Option<KeyedCurve<Vec3>> {
+    let keys = keys
+        .iter()
+        .map(|&(t, v)| Key::new(t, Vec3::from_array(v)))
+        .collect();
+    Some(KeyedCurve::new(keys).expect("sample position keys are valid"))
+}
+
+fn rotations(keys: &[(f32, Quat)]) -> Option<KeyedCurve<Quat>> {
+    let keys = keys.iter().map(|&(t, q)| Key::new(t, q)).collect();
+    Some(KeyedCurve::new(keys).expect("sample rotation keys are valid"))
+}
+
+fn scalars(keys: &[(f32, f32)]) -> KeyedCurve<f32> {
+    let keys = keys.iter().map(|&(t, v)| Key::new(t, v)).collect();
+    KeyedCurve::new(keys).expect("sample scalar keys are valid")
+}
+
+fn deg(d: f32) -> f32 {
+    d.to_radians()
+}
+
+fn mode(position: PositionMode, rotation: RotationMode, scale: ScaleMode) -> MovementMode {
+    MovementMode {
+        position,
+        rotation,
+        scale,
+        ..Default::default()
+    }
+}
+
+fn single(group: Option<&str>, side: SideConstraint) -> VariantSettings {
+    VariantSettings {
+        single: true,
+        group: group.map(Into::into),
+        side,
+        mirror: true,
+    }
+}
+
+fn event(time_secs: f32, name: &str, channel: Option<&str>) -> ClipEvent {
+    ClipEvent {
+        time_secs,
+        name: name.into(),
+        channel: channel.map(Into::into),
+        data: serde_json::Value::Null,
+    }
+}
+
+fn needs(predicate: Predicate) -> Branch {
+    Branch {
+        predicate,
+        expect: true,
+    }
+}
+
+fn idle_breathe() -> Clip {
+    let mut clip = Clip::new("idle_breathe", 3.0);
+    clip.intent = "Loopable breathing on any creature: the spine rises and falls by 0.6% of the creature's size and heads sway gently.".into();
+    clip.looping = true;
+    let mut breathe = Channel::new("breathe", ContextQuery::cap(Cap::Spine));
+    breathe.mode = mode(
+        PositionMode::RestRelative,
+        RotationMode::RestRelative,
+        ScaleMode::CreatureSize,
+    );
+    breathe.position = positions(&[(0.0, [0.0; 3]), (1.5, [0.0, 0.006, 0.0]), (3.0, [0.0; 3])]);
+    let mut sway = Channel::new("head_sway", ContextQuery::cap(Cap::Head));
+    sway.rotation = rotations(&[
+        (0.0, Quat::IDENTITY),
+        (0.75, Quat::from_rotation_y(deg(4.0))),
+        (2.25, Quat::from_rotation_y(deg(-4.0))),
+        (3.0, Quat::IDENTITY),
+    ]);
+    clip.channels = vec![breathe, sway];
+    clip
+}
+
+fn wave() -> Clip {
+    let mut clip = Clip::new("wave", 2.4);
+    clip.intent = "Raise one grasper by most of its arm's length and wave it side to side, fingers up: the game picks which grasper.".into();
+    clip.branches = vec![needs(Predicate::HasGraspers)];
+    let mut hand = Channel::new("hand", ContextQuery::cap(Cap::Grasper));
+    hand.mode = mode(
+        PositionMode::RestRelative,
+        RotationMode::Absolute,
+        ScaleMode::LimbLength,
+    );
+    hand.variant = single(None, SideConstraint::None);
+    hand.require = true;
+    hand.position = positions(&[
+        (0.0, [0.0, 0.0, 0.0]),
+        (0.5, [0.25, 0.95, 0.15]),
+        (0.8, [0.35, 0.95, 0.15]),
+        (1.1, [0.15, 0.95, 0.15]),
+        (1.4, [0.35, 0.95, 0.15]),
+        (1.7, [0.2, 0.95, 0.15]),
+        (2.4, [0.0, 0.0, 0.0]),
+    ]);
+    hand.rotation = rotations(&[
+        (0.0, Quat::from_rotation_z(deg(170.0))),
+        (0.5, Quat::IDENTITY),
+        (0.8, Quat::from_rotation_z(deg(-20.0))),
+        (1.1, Quat::from_rotation_z(deg(20.0))),
+        (1.4, Quat::from_rotation_z(deg(-20.0))),
+        (1.7, Quat::IDENTITY),
+        (2.4, Quat::from_rotation_z(deg(170.0))),
+    ]);
+    hand.rotation_weight = Some(scalars(&[(0.0, 0.0), (0.4, 1.0), (1.8, 1.0), (2.4, 0.0)]));
+    clip.channels = vec![hand];
+    clip.events = vec![event(0.8, "wave_sound", Some("hand"))];
+    clip
+}
+
+fn reach_target() -> Clip {
+    let mut clip = Clip::new("reach_target", 1.8);
+    clip.intent = "Reach one grasper to external target 0 in an arc and back; the game picks the grasper, e.g. the one closest to the target.".into();
+    clip.branches = vec![needs(Predicate::HasGraspers)];
+    let mut hand = Channel::new("reach", ContextQuery::cap(Cap::Grasper));
+    hand.mode = mode(
+        PositionMode::SecondaryRelative,
+        RotationMode::RestRelative,
+        ScaleMode::LimbLength,
+    );
+    hand.secondary = Some(SecondaryContext::ExternalTarget(0));
+    hand.variant = single(None, SideConstraint::None);
+    hand.require = true;
+    hand.position = positions(&[
+        (0.0, [0.0, 0.0, 0.0]),
+        (0.3, [0.45, 0.2, 0.0]),
+        (0.6, [1.0, 0.0, 0.0]),
+        (1.1, [1.0, 0.0, 0.0]),
+        (1.8, [0.0, 0.0, 0.0]),
+    ]);
+    clip.channels = vec![hand];
+    clip.events = vec![event(0.6, "touch", Some("reach"))];
+    clip
+}
+
+fn pick_up() -> Clip {
+    let mut clip = Clip::new("pick_up", 2.0);
+    clip.intent = "Bend over and bring one grasper down to the ground and back up, on time on every creature whatever its grasper height.".into();
+    clip.branches = vec![needs(Predicate::HasGraspers)];
+    let mut hand = Channel::new("grasp", ContextQuery::cap(Cap::Grasper));
+    hand.mode = mode(
+        PositionMode::GroundRelative,
+        RotationMode::RestRelative,
+        ScaleMode::LimbLength,
+    );
+    hand.variant = single(None, SideConstraint::None);
+    hand.require = true;
+    hand.position = positions(&[
+        (0.0, [0.0, 0.0, 0.0]),
+        (0.8, [0.0, 1.0, 0.3]),
+        (1.1, [0.0, 1.0, 0.3]),
+        (2.0, [0.0, 0.0, 0.0]),
+    ]);
+    let mut bend = Channel::new(
+        "bend",
+        ContextQuery {
+            top_bottom: TopBottom::Top,
+            ..ContextQuery::cap(Cap::Spine)
+        },
+    );
+    bend.rotation = rotations(&[
+        (0.0, Quat::IDENTITY),
+        (0.8, Quat::from_rotation_x(deg(25.0))),
+        (1.1, Quat::from_rotation_x(deg(25.0))),
+        (2.0, Quat::IDENTITY),
+    ]);
+    clip.channels = vec![hand, bend];
+    clip.events = vec![event(0.95, "grab", Some("grasp"))];
+    clip
+}
+
+fn hand_to_mouth() -> Clip {
+    let mut clip = Clip::new("hand_to_mouth", 2.0);
+    clip.intent =
+        "Bring one grasper to the mouth and back, wherever the mouth is relative to the hand."
+            .into();
+    clip.branches = vec![
+        needs(Predicate::HasGraspers),
+        needs(Predicate::HasCap(Cap::Mouth)),
+    ];
+    let mut hand = Channel::new("hand", ContextQuery::cap(Cap::Grasper));
+    hand.mode = mode(
+        PositionMode::SecondaryRelative,
+        RotationMode::RestRelative,
+        ScaleMode::LimbLength,
+    );
+    hand.secondary = Some(SecondaryContext::Query(ContextQuery::cap(Cap::Mouth)));
+    hand.variant = single(None, SideConstraint::None);
+    hand.require = true;
+    hand.position = positions(&[
+        (0.0, [0.0, 0.0, 0.0]),
+        (0.35, [0.45, -0.1, 0.0]),
+        (0.7, [0.92, 0.0, 0.0]),
+        (1.3, [0.92, 0.0, 0.0]),
+        (2.0, [0.0, 0.0, 0.0]),
+    ]);
+    clip.channels = vec![hand];
+    clip.events = vec![event(0.8, "eat", Some("hand"))];
+    clip
+}
+
+/// A grasper channel that swings toward the other grasper in play. Offsets across the line
+/// between the hands are in creature sizes, one unit for both hands, so two hands on limbs of
+/// different lengths still meet.
+fn toward_other_grasper(name: &str, variant: VariantSettings, keys: &[(f32, [f32; 3])]) -> Channel {
+    let mut c = Channel::new(name, ContextQuery::cap(Cap::Grasper));
+    c.mode = mode(
+        PositionMode::SecondaryRelative,
+        RotationMode::RestRelative,
+        ScaleMode::CreatureSize,
+    );
+    c.secondary = Some(SecondaryContext::Query(ContextQuery::cap(Cap::Grasper)));
+    c.variant = variant;
+    c.require = true;
+    c.position = positions(keys);
+    c
+}
+
+fn clap() -> Clip {
+    let mut clip = Clip::new("clap", 2.0);
+    clip.intent = "Clap two graspers on opposite sides together three times in front of the body; each travels half way to the other.".into();
+    clip.looping = true;
+    clip.branches = vec![needs(Predicate::MinCount {
+        cap: Cap::Grasper,
+        count: 2,
+    })];
+    let keys = [
+        (0.0, [0.0, 0.0, 0.0]),
+        (0.35, [0.46, 0.035, 0.09]),
+        (0.6, [0.3, 0.035, 0.09]),
+        (0.85, [0.46, 0.035, 0.09]),
+        (1.1, [0.3, 0.035, 0.09]),
+        (1.35, [0.46, 0.035, 0.09]),
+        (2.0, [0.0, 0.0, 0.0]),
+    ];
+    clip.channels = vec![
+        toward_other_grasper("hand_a", single(Some("a"), SideConstraint::None), &keys),
+        toward_other_grasper("hand_b", single(Some("b"), SideConstraint::Opposite), &keys),
+    ];
+    clip.events = ["clap_1", "clap_2", "clap_3"]
+        .iter()
+        .zip([0.35, 0.85, 1.35])
+        .map(|(n, t)| event(t, n, Some("hand_a")))
+        .collect();
+    clip
+}
+
+fn pass_fruit() -> Clip {
+    let mut clip = Clip::new("pass_fruit", 2.2);
+    clip.intent = "Hand a fruit from one grasper to another (any two): the giver reaches half way, the receiver meets it and takes it.".into();
+    clip.branches = vec![needs(Predicate::MinCount {
+        cap: Cap::Grasper,
+        count: 2,
+    })];
+    clip.channels = vec![
+        toward_other_grasper(
+            "giver",
+            single(Some("giver"), SideConstraint::None),
+            &[
+                (0.0, [0.0; 3]),
+                (0.9, [0.5, 0.05, 0.07]),
+                (1.3, [0.5, 0.05, 0.07]),
+                (2.2, [0.0; 3]),
+            ],
+        ),
+        toward_other_grasper(
+            "receiver",
+            single(Some("receiver"), SideConstraint::None),
+            &[
+                (0.0, [0.0; 3]),
+                (0.8, [0.25, 0.035, 0.07]),
+                (1.1, [0.47, 0.05, 0.07]),
+                (1.4, [0.4, 0.05, 0.07]),
+                (2.2, [0.0; 3]),
+            ],
+        ),
+    ];
+    clip.events = vec![event(1.15, "handoff", Some("receiver"))];
+    clip
+}
+
+fn nod_lookat() -> Clip {
+    let mut clip = Clip::new("nod_lookat", 2.0);
+    clip.intent = "Every head turns to look at external target 0 and nods while looking; heads facing away from it fade out of the look.".into();
+    clip.looping = true;
+    let mut look = Channel::new("look", ContextQuery::cap(Cap::Head));
+    look.mode = mode(
+        PositionMode::RestRelative,
+        RotationMode::LookAt,
+        ScaleMode::None,
+    );
+    look.secondary = Some(SecondaryContext::ExternalTarget(0));
+    look.require = true;
+    look.rotation = rotations(&[
+        (0.0, Quat::IDENTITY),
+        (0.4, Quat::from_rotation_x(deg(14.0))),
+        (0.8, Quat::from_rotation_x(deg(-4.0))),
+        (1.2, Quat::from_rotation_x(deg(14.0))),
+        (1.6, Quat::IDENTITY),
+        (2.0, Quat::IDENTITY),
+    ]);
+    clip.channels = vec![look];
+    clip
+}
+
+fn dance() -> Clip {
+    let mut clip = Clip::new("dance", 4.0);
+    clip.intent = "A bouncy dance scaled to the creature's size: the body bobs and sways, graspers pump up and out, heads bob, feet stay planted.".into();
+    clip.looping = true;
+    let size_mode = mode(
+        PositionMode::RestRelative,
+        RotationMode::RestRelative,
+        ScaleMode::CreatureSize,
+    );
+    let mut bounce = Channel::new("bounce", ContextQuery::cap(Cap::Spine));
+    bounce.mode = size_mode;
+    bounce.position = positions(&[
+        (0.0, [0.0, 0.0, 0.0]),
+        (0.5, [0.02, -0.025, 0.0]),
+        (1.0, [0.0, 0.0, 0.0]),
+        (1.5, [-0.02, -0.025, 0.0]),
+        (2.0, [0.0, 0.0, 0.0]),
+        (2.5, [0.02, -0.025, 0.0]),
+        (3.0, [0.0, 0.0, 0.0]),
+        (3.5, [-0.02, -0.025, 0.0]),
+        (4.0, [0.0, 0.0, 0.0]),
+    ]);
+    let mut arms = Channel::new("arms", ContextQuery::cap(Cap::Grasper));
+    arms.mode = size_mode;
+    arms.position = positions(&[
+        (0.0, [0.0, 0.0, 0.0]),
+        (0.5, [0.06, 0.18, 0.05]),
+        (1.0, [0.0, 0.04, 0.03]),
+        (1.5, [0.06, 0.18, 0.05]),
+        (2.0, [0.0, 0.0, 0.0]),
+        (2.5, [0.08, 0.1, 0.1]),
+        (3.0, [0.0, 0.04, 0.03]),
+        (3.5, [0.08, 0.1, 0.1]),
+        (4.0, [0.0, 0.0, 0.0]),
+    ]);
+    let mut heads = Channel::new("heads", ContextQuery::cap(Cap::Head));
+    heads.rotation = rotations(&[
+        (0.0, Quat::IDENTITY),
+        (0.5, Quat::from_rotation_x(deg(10.0))),
+        (1.0, Quat::IDENTITY),
+        (1.5, Quat::from_rotation_x(deg(10.0))),
+        (2.0, Quat::IDENTITY),
+        (2.5, Quat::from_rotation_y(deg(15.0))),
+        (3.0, Quat::IDENTITY),
+        (3.5, Quat::from_rotation_y(deg(-15.0))),
+        (4.0, Quat::IDENTITY),
+    ]);
+    let mut feet = Channel::new("feet", ContextQuery::cap(Cap::Foot));
+    feet.position = positions(&[(0.0, [0.0, 0.0, 0.0])]);
+    feet.rotation = rotations(&[(0.0, Quat::IDENTITY)]);
+    clip.channels = vec![bounce, arms, heads, feet];
+    clip.events = [0.5, 1.5, 2.5, 3.5]
+        .iter()
+        .map(|&t| event(t, "beat", Some("bounce")))
+        .collect();
+    clip
+}
+
+fn roar() -> Clip {
+    let mut clip = Clip::new("roar", 2.5);
+    clip.intent =
+        "Rear the upper spine back, then thrust forward with the mouth wide open, and settle."
+            .into();
+    clip.branches = vec![needs(Predicate::HasCap(Cap::Mouth))];
+    let mut rear = Channel::new(
+        "rear",
+        ContextQuery {
+            top_bottom: TopBottom::Top,
+            ..ContextQuery::cap(Cap::Spine)
+        },
+    );
+    rear.rotation = rotations(&[
+        (0.0, Quat::IDENTITY),
+        (0.6, Quat::from_rotation_x(deg(-15.0))),
+        (1.2, Quat::from_rotation_x(deg(10.0))),
+        (1.8, Quat::from_rotation_x(deg(8.0))),
+        (2.5, Quat::IDENTITY),
+    ]);
+    let mut jaw = Channel::new("jaw", ContextQuery::cap(Cap::Mouth));
+    jaw.mode = mode(
+        PositionMode::RestRelative,
+        RotationMode::RestRelative,
+        ScaleMode::CreatureSize,
+    );
+    jaw.require = true;
+    jaw.position = positions(&[
+        (0.0, [0.0, 0.0, 0.0]),
+        (0.6, [0.0, 0.01, -0.02]),
+        (1.2, [0.0, 0.0, 0.04]),
+        (1.8, [0.0, 0.0, 0.03]),
+        (2.5, [0.0, 0.0, 0.0]),
+    ]);
+    jaw.deforms.insert(
+        "open".into(),
+        scalars(&[(0.0, 0.0), (0.6, 0.2), (1.0, 1.0), (1.8, 1.0), (2.3, 0.0)]),
+    );
+    clip.channels = vec![rear, jaw];
+    clip.events = vec![event(1.0, "roar_sound", Some("jaw"))];
+    clip
+}
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/clips");
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("cannot create {}: {e}", dir.display());
+        std::process::exit(1);
+    }
+    for mut clip in [
+        idle_breathe(),
+        wave(),
+        reach_target(),
+        pick_up(),
+        hand_to_mouth(),
+        clap(),
+        pass_fruit(),
+        nod_lookat(),
+        dance(),
+        roar(),
+    ] {
+        if let Err(e) = clip.validate() {
+            eprintln!("{}: {e}", clip.name);
+            std::process::exit(1);
+        }
+        let path = dir.join(format!("{}.clip.json", clip.name));
+        if let Err(e) = save_clip(&path, &clip) {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+        println!("wrote {}", path.display());
+    }
+}

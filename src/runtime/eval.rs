@@ -1,0 +1,448 @@
+//! Evaluating a clip on a creature: generalized curves → `S` per selected body → blend by
+//! ownership → goals (paper sections 3.2.3 and 4). The plan is built once per
+//! (clip, creature, variant); evaluating a frame allocates nothing.
+
+use crate::runtime::bind::Binding;
+use crate::runtime::clip::Clip;
+use crate::runtime::creature::{BodyId, Creature};
+use crate::runtime::movement::{MotionFrame, RestBody, Surroundings};
+use crate::runtime::pose::BodyPose;
+use crate::runtime::query::SecondaryContext;
+use glam::{Quat, Vec3};
+
+/// Per-body targets with weights: what channels and gaits ask of IK.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Goals {
+    position: Vec<Vec3>,
+    position_weight: Vec<f32>,
+    rotation: Vec<Quat>,
+    rotation_weight: Vec<f32>,
+    /// Deform values of this frame.
+    pub deforms: Vec<DeformValue>,
+}
+
+/// One deform curve's value on one body; its name is `clip.channels[channel].deforms`' key
+/// number `deform` (in name order).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeformValue {
+    pub body: BodyId,
+    pub channel: usize,
+    pub deform: usize,
+    pub value: f32,
+}
+
+impl Goals {
+    pub fn new(bodies: usize) -> Self {
+        Goals {
+            position: vec![Vec3::ZERO; bodies],
+            position_weight: vec![0.0; bodies],
+            rotation: vec![Quat::IDENTITY; bodies],
+            rotation_weight: vec![0.0; bodies],
+            deforms: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.position.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.position.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.position_weight.fill(0.0);
+        self.rotation_weight.fill(0.0);
+        self.position.fill(Vec3::ZERO);
+        self.rotation.fill(Quat::IDENTITY);
+        self.deforms.clear();
+    }
+
+    /// The position goal and its weight (0 < w ≤ 1), if the body has one.
+    pub fn position(&self, body: BodyId) -> Option<(Vec3, f32)> {
+        let w = self.position_weight[body];
+        (w > 0.0).then(|| (self.position[body], w))
+    }
+
+    pub fn rotation(&self, body: BodyId) -> Option<(Quat, f32)> {
+        let w = self.rotation_weight[body];
+        (w > 0.0).then(|| (self.rotation[body], w))
+    }
+
+    /// Sets a position goal; a weight outside (0, 1] or a non-finite goal is ignored.
+    pub fn set_position(&mut self, body: BodyId, position: Vec3, weight: f32) {
+        if position.is_finite() && weight.is_finite() && weight > 0.0 {
+            self.position[body] = position;
+            self.position_weight[body] = weight.min(1.0);
+        }
+    }
+
+    pub fn set_rotation(&mut self, body: BodyId, rotation: Quat, weight: f32) {
+        if let Some(r) = rotation
+            .is_finite()
+            .then(|| rotation.normalize())
+            .filter(|r| r.is_finite())
+            && weight.is_finite()
+            && weight > 0.0
+        {
+            self.rotation[body] = r;
+            self.rotation_weight[body] = weight.min(1.0);
+        }
+    }
+
+    pub fn remove(&mut self, body: BodyId) {
+        self.position_weight[body] = 0.0;
+        self.rotation_weight[body] = 0.0;
+    }
+
+    /// Bodies with any goal, in body order.
+    pub fn bodies(&self) -> impl Iterator<Item = BodyId> + '_ {
+        (0..self.len()).filter(|&b| self.position_weight[b] > 0.0 || self.rotation_weight[b] > 0.0)
+    }
+}
+
+/// Where a track's secondary target comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum TargetSource {
+    None,
+    External(usize),
+    Body(BodyId),
+}
+
+/// One selected body of one channel, with everything `S` needs precomputed.
+#[derive(Clone, Debug)]
+struct Track {
+    channel: usize,
+    body: BodyId,
+    rest: RestBody,
+    mirrored: bool,
+    target: TargetSource,
+    /// Valid as is when `target` is `None`; rebuilt each frame otherwise.
+    frame: MotionFrame,
+    owns_position: bool,
+    owns_rotation: bool,
+}
+
+/// A clip bound to a creature in one variant: the tracks to evaluate each frame.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub variant: usize,
+    tracks: Vec<Track>,
+    /// Per channel, this frame's samples (scratch reused across frames).
+    samples: Vec<ChannelSample>,
+    position_sum: Vec<Vec3>,
+    rotation_sum: Vec<Quat>,
+    /// Per body, the priority of the first channel that posed its position this frame.
+    posed_priority: Vec<i32>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct ChannelSample {
+    position: Option<Vec3>,
+    rotation: Option<Quat>,
+    position_weight: f32,
+    rotation_weight: f32,
+}
+
+/// The inputs of one frame that are not part of the clip or the creature.
+#[derive(Clone, Copy, Debug)]
+pub struct EvalInput<'a> {
+    /// Clip-local time in seconds (the caller wraps or clamps it).
+    pub time_secs: f32,
+    /// External targets in character space, by index; a missing one is
+    /// [`default_external_target`].
+    pub external_targets: &'a [Vec3],
+    pub ground_height: f32,
+}
+
+/// Where an external target sits until the game sets one: ahead of the creature at the
+/// height of its middle, so reach and look-at clips preview sensibly.
+pub fn default_external_target(creature: &Creature) -> Vec3 {
+    let b = creature.bounds();
+    Vec3::new(0.0, b.center().y, b.max.z + 0.25 * creature.size())
+}
+
+impl Plan {
+    /// Resolves ownership (paper 3.2.3) and precomputes frames for one variant; `None` if the
+    /// clip does not bind or the variant does not exist.
+    pub fn new(
+        clip: &Clip,
+        creature: &Creature,
+        binding: &Binding,
+        variant: usize,
+    ) -> Option<Plan> {
+        if !binding.binds() {
+            return None;
+        }
+        let v = binding.variants.get(variant)?;
+        let n = creature.len();
+        let mut position_owner: Vec<Option<&str>> = vec![None; n];
+        let mut rotation_owner: Vec<Option<&str>> = vec![None; n];
+        let mut tracks = Vec::new();
+        for ch in evaluation_order(clip) {
+            let channel = &clip.channels[ch];
+            if channel.muted {
+                continue;
+            }
+            let group = channel.blend_group.as_str();
+            for &body in &v.bodies[ch] {
+                let owns_position =
+                    claim(&mut position_owner[body], group, channel.position.is_some());
+                let owns_rotation =
+                    claim(&mut rotation_owner[body], group, channel.rotation.is_some());
+                if !owns_position && !owns_rotation && channel.deforms.is_empty() {
+                    continue;
+                }
+                let target = match &channel.secondary {
+                    None => TargetSource::None,
+                    Some(SecondaryContext::ExternalTarget(i)) => TargetSource::External(*i),
+                    Some(SecondaryContext::Query(_)) => {
+                        secondary_body(creature, body, &binding.selections[ch].secondary, v)
+                            .map_or(TargetSource::None, TargetSource::Body)
+                    }
+                };
+                let rest = RestBody::of(creature, body);
+                let mirrored = channel.variant.mirror
+                    && creature.side(body) == crate::runtime::creature::Side::Right;
+                let frame =
+                    MotionFrame::new(&channel.mode, &rest, &Surroundings::default(), mirrored);
+                tracks.push(Track {
+                    channel: ch,
+                    body,
+                    rest,
+                    mirrored,
+                    target,
+                    frame,
+                    owns_position,
+                    owns_rotation,
+                });
+            }
+        }
+        Some(Plan {
+            variant,
+            tracks,
+            samples: vec![ChannelSample::default(); clip.channels.len()],
+            position_sum: vec![Vec3::ZERO; n],
+            rotation_sum: vec![Quat::IDENTITY; n],
+            posed_priority: vec![i32::MIN; n],
+        })
+    }
+
+    /// The (channel, body) pairs this plan moves, in evaluation order.
+    pub fn tracks(&self) -> impl Iterator<Item = (usize, BodyId)> + '_ {
+        self.tracks.iter().map(|t| (t.channel, t.body))
+    }
+
+    /// Evaluates one frame into `goals` (cleared first).
+    pub fn evaluate(
+        &mut self,
+        clip: &Clip,
+        creature: &Creature,
+        input: &EvalInput,
+        goals: &mut Goals,
+    ) {
+        goals.clear();
+        let t = input.time_secs;
+        for (sample, channel) in self.samples.iter_mut().zip(&clip.channels) {
+            let weight = |c: &Option<crate::runtime::curve::KeyedCurve<f32>>| {
+                c.as_ref().and_then(|c| c.sample(t)).unwrap_or(1.0).max(0.0)
+            };
+            *sample = ChannelSample {
+                position: channel.position.as_ref().and_then(|c| c.sample(t)),
+                rotation: channel.rotation.as_ref().and_then(|c| c.sample(t)),
+                position_weight: weight(&channel.position_weight),
+                rotation_weight: weight(&channel.rotation_weight),
+            };
+        }
+        self.posed_priority.fill(i32::MIN);
+        let ground = input.ground_height;
+        let mut default_target = None;
+        for track in &mut self.tracks {
+            let channel = &clip.channels[track.channel];
+            let sample = self.samples[track.channel];
+            let target = match track.target {
+                TargetSource::None => None,
+                TargetSource::External(i) => {
+                    Some(input.external_targets.get(i).copied().unwrap_or_else(|| {
+                        *default_target.get_or_insert_with(|| default_external_target(creature))
+                    }))
+                }
+                // A body posed by a higher-priority channel is aimed at where it is going;
+                // otherwise at rest, so channels of equal priority aiming at each other (a
+                // clap) behave symmetrically whatever their order.
+                TargetSource::Body(b) => Some(
+                    if self.posed_priority[b] > channel.priority && goals.position_weight[b] > 0.0 {
+                        self.position_sum[b] / goals.position_weight[b]
+                    } else {
+                        creature.body(b).position
+                    },
+                ),
+            };
+            if target.is_some() || ground != 0.0 {
+                track.frame = MotionFrame::new(
+                    &channel.mode,
+                    &track.rest,
+                    &Surroundings {
+                        target,
+                        ground_height: ground,
+                    },
+                    track.mirrored,
+                );
+            }
+            let qg = BodyPose {
+                position: sample.position.unwrap_or(Vec3::ZERO),
+                rotation: sample.rotation.unwrap_or(Quat::IDENTITY),
+            };
+            let qs = track.frame.specialize(qg);
+            let b = track.body;
+            if track.owns_position && sample.position.is_some() && sample.position_weight > 0.0 {
+                let w = sample.position_weight;
+                if goals.position_weight[b] == 0.0 {
+                    self.position_sum[b] = Vec3::ZERO;
+                }
+                self.position_sum[b] += qs.position * w;
+                goals.position_weight[b] += w;
+                self.posed_priority[b] = self.posed_priority[b].max(channel.priority);
+            }
+            if track.owns_rotation && sample.rotation.is_some() && sample.rotation_weight > 0.0 {
+                let w = sample.rotation_weight;
+                if goals.rotation_weight[b] == 0.0 {
+                    self.rotation_sum[b] = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+                }
+                let sum = self.rotation_sum[b];
+                let r = if sum.dot(qs.rotation) < 0.0 {
+                    -qs.rotation
+                } else {
+                    qs.rotation
+                };
+                self.rotation_sum[b] = sum + r * w;
+                goals.rotation_weight[b] += w;
+            }
+            for (k, curve) in channel.deforms.values().enumerate() {
+                if let Some(value) = curve.sample(t) {
+                    goals.deforms.push(crate::runtime::eval::DeformValue {
+                        body: b,
+                        channel: track.channel,
+                        deform: k,
+                        value,
+                    });
+                }
+            }
+        }
+        for b in 0..goals.len() {
+            let w = goals.position_weight[b];
+            if w > 0.0 {
+                goals.position[b] = self.position_sum[b] / w;
+                goals.position_weight[b] = w.min(1.0);
+            }
+            let w = goals.rotation_weight[b];
+            if w > 0.0 {
+                match self.rotation_sum[b].try_normalize() {
+                    Some(r) => {
+                        goals.rotation[b] = r;
+                        goals.rotation_weight[b] = w.min(1.0);
+                    }
+                    None => goals.rotation_weight[b] = 0.0,
+                }
+            }
+        }
+    }
+}
+
+trait TryNormalizeQuat {
+    fn try_normalize(self) -> Option<Quat>;
+}
+
+impl TryNormalizeQuat for Quat {
+    fn try_normalize(self) -> Option<Quat> {
+        let len = self.length();
+        (len.is_finite() && len > 1e-6).then(|| self / len)
+    }
+}
+
+/// The first channel to animate a DOF of a body owns it for its blend group; later ones
+/// share it only from the same group.
+fn claim<'a>(owner: &mut Option<&'a str>, group: &'a str, animates: bool) -> bool {
+    if !animates {
+        return false;
+    }
+    match owner {
+        None => {
+            *owner = Some(group);
+            true
+        }
+        Some(g) => *g == group,
+    }
+}
+
+/// Channels by priority (highest first), then in clip order: the order in which they
+/// claim bodies.
+pub fn evaluation_order(clip: &Clip) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..clip.channels.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(clip.channels[i].priority), i));
+    order
+}
+
+/// The secondary body a track aims at: among the secondary query's bodies, prefer those
+/// this variant plays on (a clap's left hand aims at the variant's right hand, not at a
+/// same-side hand of a four-armed creature), then the nearest at rest.
+fn secondary_body(
+    creature: &Creature,
+    body: BodyId,
+    candidates: &[BodyId],
+    variant: &crate::runtime::bind::Variant,
+) -> Option<BodyId> {
+    let in_play: Vec<BodyId> = candidates
+        .iter()
+        .copied()
+        .filter(|&c| c != body && variant.bodies.iter().any(|bs| bs.contains(&c)))
+        .collect();
+    if in_play.is_empty() {
+        nearest(creature, body, candidates)
+    } else {
+        nearest(creature, body, &in_play)
+    }
+}
+
+fn nearest(creature: &Creature, body: BodyId, candidates: &[BodyId]) -> Option<BodyId> {
+    let at = creature.body(body).position;
+    candidates
+        .iter()
+        .copied()
+        .filter(|&c| c != body)
+        .min_by(|&a, &b| {
+            at.distance_squared(creature.body(a).position)
+                .total_cmp(&at.distance_squared(creature.body(b).position))
+                .then(a.cmp(&b))
+        })
+}
+
+/// The pose before IK exists: every body follows its parent rigidly from the rest pose, and
+/// a body with a goal is pulled onto it by the goal's weight. IK replaces this stage; its
+/// input (creature + goals) and output (character-space body poses) stay the same.
+pub fn pose_by_forward_kinematics(creature: &Creature, goals: &Goals, out: &mut Vec<BodyPose>) {
+    out.clear();
+    out.resize(creature.len(), BodyPose::IDENTITY);
+    for &b in creature.order() {
+        let rest = creature.body(b);
+        let mut pose = match creature.parent(b) {
+            None => BodyPose::new(rest.position, rest.rotation),
+            Some(p) => {
+                let parent_rest = creature.body(p);
+                let parent_now = out[p];
+                let turn = parent_now.rotation * parent_rest.rotation.inverse();
+                BodyPose::new(
+                    parent_now.position + turn * (rest.position - parent_rest.position),
+                    (turn * rest.rotation).normalize(),
+                )
+            }
+        };
+        if let Some((p, w)) = goals.position(b) {
+            pose.position = pose.position.lerp(p, w);
+        }
+        if let Some((r, w)) = goals.rotation(b) {
+            pose.rotation = pose.rotation.slerp(r, w).normalize();
+        }
+        out[b] = pose;
+    }
+}

@@ -1,0 +1,72 @@
+//! Shared fixtures for integration tests: the bundled sample creatures and clips.
+#![allow(dead_code)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use anymorph::io::{load_clip, load_creature};
+use anymorph::runtime::clip::Clip;
+use anymorph::runtime::creature::Creature;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn files(dir: &str, suffix: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(suffix))
+        .collect();
+    v.sort();
+    v
+}
+
+pub fn creature_files() -> Vec<PathBuf> {
+    files("sample_creatures", ".creature.json")
+}
+
+pub fn clip_files() -> Vec<PathBuf> {
+    files("assets/clips", ".clip.json")
+}
+
+/// Every sample creature, loaded once per test binary.
+pub fn creatures() -> &'static [Creature] {
+    static C: OnceLock<Vec<Creature>> = OnceLock::new();
+    C.get_or_init(|| {
+        let v: Vec<Creature> = creature_files()
+            .iter()
+            .map(|p| load_creature(p).unwrap_or_else(|e| panic!("{e}")))
+            .collect();
+        assert!(
+            v.len() >= 14,
+            "expected at least 14 sample creatures, found {}",
+            v.len()
+        );
+        v
+    })
+}
+
+pub fn creature(name: &str) -> &'static Creature {
+    creatures()
+        .iter()
+        .find(|c| c.name() == name)
+        .unwrap_or_else(|| panic!("no sample creature named {name}"))
+}
+
+pub fn clips() -> &'static [Clip] {
+    static C: OnceLock<Vec<Clip>> = OnceLock::new();
+    C.get_or_init(|| {
+        clip_files()
+            .iter()
+            .map(|p| load_clip(p).unwrap_or_else(|e| panic!("{e}")))
+            .collect()
+    })
+}
+
+pub fn clip(name: &str) -> &'static Clip {
+    clips()
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no sample clip named {name}"))
+}
