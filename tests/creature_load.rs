@@ -116,6 +116,14 @@ fn a_root_cap_away_from_the_top_rehangs_the_tree() {
     assert_eq!(c.parent(id("chest")), None);
     // The pelvis now hangs from the chest through the chest's old joint.
     assert_eq!(c.pivot(id("pelvis")), Vec3::new(0.0, 1.2, 0.0));
+    // The upright heuristic is about the spine's shape, not where the tree hangs from.
+    let top_rooted = load(&biped_json()).unwrap();
+    assert_eq!(c.upright(), top_rooted.upright());
+    let mut v = biped_json();
+    v["bodies"][2]["caps"] = json!(["spine", "root", "head", "mouth"]);
+    let head_rooted = load(&v).unwrap();
+    assert_eq!(head_rooted.root(), head_rooted.find("head").unwrap());
+    assert_eq!(head_rooted.upright(), top_rooted.upright());
     let order = c.order();
     for &b in order {
         if let Some(p) = c.parent(b) {

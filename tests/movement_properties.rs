@@ -7,14 +7,14 @@ mod common;
 
 use anymorph::runtime::clip::Channel;
 use anymorph::runtime::creature::{Creature, Side};
-use anymorph::runtime::curve::{Key, KeyedCurve};
+use anymorph::runtime::curve::{Key, KeyedCurve, TangentMode};
 use anymorph::runtime::math::{mirror_point, mirror_rotation, rotation_angle_between};
 use anymorph::runtime::movement::{
     MotionFrame, MovementMode, PositionMode, RestBody, RotationMode, ScaleMode, Surroundings,
 };
 use anymorph::runtime::pose::BodyPose;
 use anymorph::runtime::query::ContextQuery;
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec3Swizzles};
 use proptest::prelude::*;
 
 const POSITION_MODES: [PositionMode; 5] = [
@@ -288,7 +288,7 @@ proptest! {
     /// at the keys and between them.
     #[test]
     fn key_remap_keeps_the_active_bodys_curve(
-        keys in prop::collection::vec((unit_vec(), rotation()), 2..5),
+        keys in prop::collection::vec((unit_vec(), rotation(), 0usize..6), 2..5),
         from in 0usize..45, to in 0usize..45, pick in 0usize..10_000, target in unit_vec(), mirrored in any::<bool>()
     ) {
         let modes = all_modes();
@@ -298,8 +298,12 @@ proptest! {
         let around = Surroundings { target: Some(target_for(c, target)), ground_height: 0.0 };
         let mut ch = Channel::new("c", ContextQuery::default());
         ch.mode = modes[from];
-        ch.position = Some(KeyedCurve::new(keys.iter().enumerate().map(|(i, k)| Key::new(i as f32 * 0.5, k.0)).collect()).unwrap());
-        ch.rotation = Some(KeyedCurve::new(keys.iter().enumerate().map(|(i, k)| Key::new(i as f32 * 0.5, k.1)).collect()).unwrap());
+        let modes_of_keys = [TangentMode::Auto, TangentMode::AutoClamped, TangentMode::Flat, TangentMode::Linear, TangentMode::Step, TangentMode::Free];
+        ch.position = Some(KeyedCurve::new(keys.iter().enumerate().map(|(i, k)| {
+            let key = Key::new(i as f32 * 0.5, k.0).with_mode(modes_of_keys[k.2]);
+            if k.2 == 5 { key.with_tangents(k.0.zxy(), k.0.yzx(), i % 2 == 0) } else { key }
+        }).collect()).unwrap());
+        ch.rotation = Some(KeyedCurve::new(keys.iter().enumerate().map(|(i, k)| Key::new(i as f32 * 0.5, k.1).with_mode(modes_of_keys[k.2 % 5])).collect()).unwrap());
         let before = ch.clone();
         ch.remap_mode(modes[to], &rest, &around, mirrored).unwrap();
         prop_assert_eq!(ch.mode, modes[to]);

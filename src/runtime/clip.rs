@@ -1,12 +1,12 @@
 //! Clips and channels: what an animator authors (paper sections 3 and 4.1).
 
-use crate::runtime::curve::{CurveError, KeyedCurve};
+use crate::runtime::curve::{CurveError, Keyable, KeyedCurve, TangentMode};
 use crate::runtime::movement::{
     MotionFrame, MovementMode, PositionMode, RestBody, RotationMode, Surroundings,
 };
 use crate::runtime::pose::BodyPose;
 use crate::runtime::query::{ContextQuery, SecondaryContext};
-use glam::{Quat, Vec3};
+use glam::{Mat3, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -135,6 +135,35 @@ impl Channel {
     ) -> Result<(), CurveError> {
         let old = MotionFrame::new(&self.mode, active, around, mirrored);
         let new = MotionFrame::new(&new_mode, active, around, mirrored);
+        // Auto-clamped tangents are decided per component (is this key an extremum?), which a
+        // map that mixes components does not preserve; such keys keep their current tangents
+        // as free ones, carried over exactly. A positive per-axis scale keeps the mode.
+        let linear = Mat3::from_cols(
+            new.generalize_vector(old.specialize_vector(Vec3::X)),
+            new.generalize_vector(old.specialize_vector(Vec3::Y)),
+            new.generalize_vector(old.specialize_vector(Vec3::Z)),
+        );
+        if let Some(c) = &mut self.position
+            && !is_positive_diagonal(linear)
+        {
+            freeze_clamped_tangents(c);
+        }
+        let rotation_is_identity = [
+            Quat::IDENTITY,
+            Quat::from_xyzw(1.0, 0.0, 0.0, 0.0),
+            Quat::from_xyzw(0.0, 1.0, 0.0, 0.0),
+            Quat::from_xyzw(0.0, 0.0, 1.0, 0.0),
+        ]
+        .iter()
+        .all(|&q| {
+            new.generalize_rotation_tangent(old.specialize_rotation_tangent(q))
+                .abs_diff_eq(q, 1e-6)
+        });
+        if let Some(c) = &mut self.rotation
+            && !rotation_is_identity
+        {
+            freeze_clamped_tangents(c);
+        }
         if let Some(c) = &mut self.position {
             let pose = |p: Vec3| BodyPose::new(p, Quat::IDENTITY);
             c.map(
@@ -169,12 +198,31 @@ impl Channel {
     }
 }
 
+fn is_positive_diagonal(m: Mat3) -> bool {
+    let off = [
+        m.x_axis.y, m.x_axis.z, m.y_axis.x, m.y_axis.z, m.z_axis.x, m.z_axis.y,
+    ];
+    off.iter()
+        .all(|v| v.abs() <= 1e-6 * m.diagonal().abs().max_element().max(1e-12))
+        && m.diagonal().cmpgt(Vec3::ZERO).all()
+}
+
+/// Turns auto-clamped keys into free keys with the tangents they have now.
+fn freeze_clamped_tangents<T: Keyable>(curve: &mut KeyedCurve<T>) {
+    for i in 0..curve.len() {
+        let k = curve.keys()[i];
+        if k.mode == TangentMode::AutoClamped {
+            curve.set_tangents(i, k.in_tangent, k.out_tangent, false);
+        }
+    }
+}
+
 /// Lets a clip set the loop period on all its curves whatever their value type.
 trait CyclicCurve {
     fn set_period(&mut self, period: Option<f32>);
 }
 
-impl<T: crate::runtime::curve::Keyable> CyclicCurve for KeyedCurve<T> {
+impl<T: Keyable> CyclicCurve for KeyedCurve<T> {
     fn set_period(&mut self, period: Option<f32>) {
         self.set_cyclic(period);
     }

@@ -111,7 +111,7 @@ impl Derived {
             .collect();
 
         let spine_chain = spine_chain(bodies, &spine, &adjacency, root);
-        let upright = upright(bodies, &spine_chain, &pivot);
+        let upright = upright(bodies, &spine_chain);
 
         Derived {
             root,
@@ -335,7 +335,7 @@ fn spine_chain(bodies: &[Body], spine: &[bool], adj: &[Vec<BodyId>], root: BodyI
     chain
 }
 
-fn upright(bodies: &[Body], chain: &[BodyId], pivot: &[Vec3]) -> Upright {
+fn upright(bodies: &[Body], chain: &[BodyId]) -> Upright {
     let (vertical, horizontal) = if chain.len() >= 2 {
         let mut points: Vec<Vec3> = chain.iter().map(|&b| bodies[b].position).collect();
         // Include the joints between spine bodies: they carry the bend of the spine.
@@ -343,8 +343,10 @@ fn upright(bodies: &[Body], chain: &[BodyId], pivot: &[Vec3]) -> Upright {
             .windows(2)
             .zip(chain.windows(2))
             .flat_map(|(p, c)| {
+                // The file's joint of whichever of the two is the other's child: the tree may
+                // hang the other way round from the root, so the re-rooted pivot is not it.
                 let joint = if bodies[c[1]].file_parent == Some(c[0]) {
-                    pivot[c[1]]
+                    bodies[c[1]].joint
                 } else {
                     bodies[c[0]].joint
                 };
