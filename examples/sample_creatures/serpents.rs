@@ -69,9 +69,9 @@ pub fn snake() -> CreatureBuilder {
     k.mirrored()
 }
 
-/// A 2.7 m sea-dragon: fourteen spine capsules and a head whose centre line waves up and down
-/// along the whole body and sideways (one S) between the hind and front hips, four short legs,
-/// dorsal fins and a finned tail.
+/// A 3 m sea-dragon (tail fin to snout): fourteen spine capsules and a head whose centre line
+/// waves up and down along the whole body and sideways (one S) between the hind and front
+/// hips, four short legs, dorsal fins and a finned tail.
 pub fn wavy_spine() -> CreatureBuilder {
     let mut k = Kit::new("wavy_spine");
     let (rear_hip, front_hip) = (3, 11);
@@ -205,7 +205,7 @@ pub fn wavy_spine() -> CreatureBuilder {
     k.mirrored()
 }
 
-/// A jellyfish-ghost hovering 0.6 m above the ground: a bell (spine and head) with a crown,
+/// A jellyfish-ghost hovering about 0.6 m above the ground: a bell (spine and head) with a crown,
 /// eyes, a mouth, two arms with graspers in front and four tentacles, no feet.
 pub fn floater() -> CreatureBuilder {
     let mut k = Kit::new("floater");
