@@ -1,0 +1,250 @@
+//! Every loader, fed truncated, garbled and type-confused versions of every sample file,
+//! returns an error (or, where the damage happens to leave a valid file, a complete value) and
+//! never panics.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use anymorph::io::{LoadError, clip_from_str, creature_from_str, project_from_str};
+use serde_json::Value;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+type Loader = fn(&str) -> Result<(), LoadError>;
+
+fn loaders() -> [(&'static str, Loader); 3] {
+    [
+        ("creature", |t| creature_from_str(t, "bad.json").map(|_| ())),
+        ("clip", |t| clip_from_str(t, "bad.json").map(|_| ())),
+        ("project", |t| project_from_str(t, "bad.json").map(|_| ())),
+    ]
+}
+
+fn sample_files() -> Vec<(String, String)> {
+    let mut files: Vec<std::path::PathBuf> = common::creature_files();
+    files.extend(common::clip_files());
+    files.push(common::root().join("assets/sample.project.json"));
+    files
+        .into_iter()
+        .map(|p| {
+            (
+                p.display().to_string(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Runs every loader on `text`; panics (failing the test) if one panics, and checks every
+/// error names the file.
+fn load_all(text: &str, what: &str) -> usize {
+    let mut errors = 0;
+    for (name, load) in loaders() {
+        let result = catch_unwind(AssertUnwindSafe(|| load(text)));
+        match result {
+            Err(_) => panic!("the {name} loader panicked on {what}"),
+            Ok(Err(e)) => {
+                assert!(e.to_string().starts_with("bad.json: "), "{what}: {e}");
+                errors += 1;
+            }
+            Ok(Ok(())) => {}
+        }
+    }
+    errors
+}
+
+/// A small deterministic generator, so a failure reproduces.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[test]
+fn each_sample_loads_with_its_own_loader_only() {
+    let files = sample_files();
+    assert!(files.len() >= 25);
+    for (path, text) in &files {
+        // Exactly one loader accepts the file; the others reject its format.
+        assert_eq!(load_all(text, path), 2, "{path}");
+    }
+}
+
+#[test]
+fn truncated_files_are_errors() {
+    for (path, text) in sample_files() {
+        let whole = text.trim_end();
+        let cuts = (0..100)
+            .map(|i| i * whole.len() / 100)
+            .chain([1, whole.len() - 1]);
+        for cut in cuts {
+            let mut cut = cut;
+            while !whole.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let part = &whole[..cut];
+            assert_eq!(
+                load_all(part, &format!("{path} cut at {cut}")),
+                3,
+                "{path} cut at {cut} loaded"
+            );
+        }
+    }
+}
+
+#[test]
+fn garbled_files_never_panic() {
+    let mut rng = Rng(0x5eed_1234_abcd_9876);
+    let garbage = [
+        b'{', b'}', b'[', b']', b'"', b',', b':', b'0', b'-', b'e', b'x', b'\\', b' ', 0xff,
+    ];
+    let mut rejected = 0;
+    let mut tried = 0;
+    for (path, text) in sample_files() {
+        for round in 0..60 {
+            let mut bytes = text.clone().into_bytes();
+            for _ in 0..1 + rng.below(6) {
+                let at = rng.below(bytes.len());
+                bytes[at] = garbage[rng.below(garbage.len())];
+            }
+            let garbled = String::from_utf8_lossy(&bytes);
+            rejected += usize::from(load_all(&garbled, &format!("{path} garble {round}")) == 3);
+            tried += 1;
+        }
+    }
+    assert!(
+        rejected * 10 > tried * 8,
+        "only {rejected} of {tried} garbled files were rejected"
+    );
+}
+
+fn paths(v: &Value, at: Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
+    out.push(at.clone());
+    match v {
+        Value::Object(m) => m.iter().for_each(|(k, x)| {
+            let mut p = at.clone();
+            p.push(PathStep::Key(k.clone()));
+            paths(x, p, out);
+        }),
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| {
+            let mut p = at.clone();
+            p.push(PathStep::Index(i));
+            paths(x, p, out);
+        }),
+        _ => {}
+    }
+}
+
+#[derive(Clone, Debug)]
+enum PathStep {
+    Key(String),
+    Index(usize),
+}
+
+fn at_mut<'a>(v: &'a mut Value, path: &[PathStep]) -> &'a mut Value {
+    path.iter().fold(v, |v, step| match step {
+        PathStep::Key(k) => &mut v[k.as_str()],
+        PathStep::Index(i) => &mut v[*i],
+    })
+}
+
+#[test]
+fn type_confused_fields_are_errors_or_valid_never_panics() {
+    let replacements = [
+        Value::Null,
+        Value::Bool(true),
+        serde_json::json!(-1),
+        serde_json::json!(1e39),
+        serde_json::json!("text"),
+        serde_json::json!([]),
+        serde_json::json!({}),
+        serde_json::json!([1, 2, 3, 4, 5]),
+    ];
+    let mut rng = Rng(0xc0ff_ee00_1234_5678);
+    let mut loads = 0;
+    let mut rejected = 0;
+    for (path, text) in sample_files() {
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let mut all = Vec::new();
+        paths(&doc, Vec::new(), &mut all);
+        for _ in 0..120 {
+            let p = &all[rng.below(all.len())];
+            let r = &replacements[rng.below(replacements.len())];
+            let mut confused = doc.clone();
+            *at_mut(&mut confused, p) = r.clone();
+            let text = confused.to_string();
+            let errors = load_all(&text, &format!("{path} with {p:?} = {r}"));
+            loads += 1;
+            rejected += usize::from(errors == 3);
+        }
+    }
+    // Most replacements break the file; some (a null optional field) leave it valid.
+    assert!(
+        rejected * 2 > loads,
+        "only {rejected} of {loads} confused files were rejected"
+    );
+}
+
+#[test]
+fn errors_name_the_field() {
+    let biped =
+        std::fs::read_to_string(common::root().join("sample_creatures/biped.creature.json"))
+            .unwrap();
+    let mut v: Value = serde_json::from_str(&biped).unwrap();
+    v["bodies"][4]["half_extents"] = serde_json::json!("wide");
+    let e = creature_from_str(&v.to_string(), "biped.creature.json").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("biped.creature.json: bodies[4].half_extents: invalid type"),
+        "{e}"
+    );
+
+    let wave = std::fs::read_to_string(common::root().join("assets/clips/wave.clip.json")).unwrap();
+    let mut v: Value = serde_json::from_str(&wave).unwrap();
+    v["channels"][0]["position"][2]["time"] = serde_json::json!(99.0);
+    let e = clip_from_str(&v.to_string(), "wave.clip.json").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("wave.clip.json: channels[0].position: keys[3].time"),
+        "{e}"
+    );
+
+    let mut v: Value = serde_json::from_str(&wave).unwrap();
+    v["channels"][0]["mode"]["position"] = serde_json::json!("secondary_relative");
+    let e = clip_from_str(&v.to_string(), "wave.clip.json").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("wave.clip.json: channels[0].secondary:"),
+        "{e}"
+    );
+
+    let mut v: Value = serde_json::from_str(&wave).unwrap();
+    v["duration_secs"] = serde_json::json!(-2.0);
+    let e = clip_from_str(&v.to_string(), "wave.clip.json").unwrap_err();
+    assert!(
+        e.to_string().starts_with("wave.clip.json: duration_secs:"),
+        "{e}"
+    );
+
+    let mut v: Value = serde_json::from_str(&wave).unwrap();
+    v["events"][0]["channel"] = serde_json::json!("nope");
+    let e = clip_from_str(&v.to_string(), "wave.clip.json").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("wave.clip.json: events[0].channel:"),
+        "{e}"
+    );
+
+    let mut v: Value = serde_json::from_str(&wave).unwrap();
+    v["version"] = serde_json::json!(99);
+    let e = clip_from_str(&v.to_string(), "wave.clip.json").unwrap_err();
+    assert!(matches!(e, LoadError::Version { .. }), "{e}");
+}

@@ -1,0 +1,209 @@
+//! The command line as scripts use it: DESIGN.md's output shapes, exit codes and errors.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn anymorph(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_anymorph"))
+        .args(args)
+        .current_dir(common::root())
+        .output()
+        .unwrap()
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = anymorph(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+}
+
+#[test]
+fn info_json_has_the_design_shape() {
+    let v = json_of(&["info", "sample_creatures/biped.creature.json", "--json"]);
+    assert_eq!(v["name"], "biped");
+    assert_eq!(v["bodies"], 25);
+    assert_eq!(v["root"], "pelvis");
+    assert_eq!(v["legs"], 2);
+    assert_eq!(v["caps"]["grasper"], 2);
+    assert_eq!(v["caps"]["foot"], 2);
+    assert!(v["caps"]["spine"].as_u64().unwrap() >= 5);
+    assert_eq!(v["bounds"]["min"].as_array().unwrap().len(), 3);
+    assert!((v["bounds"]["max"][1].as_f64().unwrap() - 1.7).abs() < 0.01);
+    let text = anymorph(&["info", "sample_creatures/octopod.creature.json"]);
+    assert!(text.status.success());
+    assert!(String::from_utf8_lossy(&text.stdout).contains("8 legs"));
+}
+
+#[test]
+fn query_prints_one_name_per_line_or_json() {
+    let out = anymorph(&[
+        "query",
+        "sample_creatures/four_armed.creature.json",
+        "--query",
+        r#"{"cap": "grasper", "left_right": "left"}"#,
+    ]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .collect::<Vec<_>>(),
+        ["hand_l", "low_hand_l"]
+    );
+    let v = json_of(&[
+        "query",
+        "sample_creatures/biped.creature.json",
+        "--query",
+        r#"{"cap": "foot", "extent": "right_most"}"#,
+        "--json",
+    ]);
+    assert_eq!(v["bodies"], serde_json::json!(["foot_r"]));
+    let bad = anymorph(&[
+        "query",
+        "sample_creatures/biped.creature.json",
+        "--query",
+        r#"{"cap": "foot", "extent": "up_most"}"#,
+    ]);
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("--query: extent"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+}
+
+#[test]
+fn eval_at_one_time_gives_goals_and_world_space_bodies() {
+    let v = json_of(&[
+        "eval",
+        "sample_creatures/biped.creature.json",
+        "assets/clips/reach_target.clip.json",
+        "--time",
+        "0.8",
+        "--target",
+        "0.3,1.3,0.6",
+        "--variant",
+        "1",
+    ]);
+    assert_eq!(v["clip"], "reach_target");
+    assert_eq!(v["variant"]["index"], 1);
+    assert_eq!(v["variant"]["label"], "hand_r");
+    assert_eq!(v["variant"]["mirrored"], true);
+    assert!((v["time"].as_f64().unwrap() - 0.8).abs() < 1e-6);
+    assert_eq!(
+        v["world_from_character"]["rotation"],
+        serde_json::json!([0.0, 0.0, 0.0, 1.0])
+    );
+    let goal = v["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["body"] == "hand_r")
+        .unwrap();
+    let p: Vec<f64> = goal["position"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert!(
+        (p[0] - 0.3).abs() < 1e-3 && (p[1] - 1.3).abs() < 1e-3 && (p[2] - 0.6).abs() < 1e-3,
+        "{p:?}"
+    );
+    let bodies = v["bodies"].as_array().unwrap();
+    assert_eq!(bodies.len(), 25);
+    assert!(bodies.iter().all(|b| b["name"].is_string()
+        && b["position"].as_array().unwrap().len() == 3
+        && b["rotation"].as_array().unwrap().len() == 4));
+}
+
+#[test]
+fn eval_frames_gives_a_frame_per_step() {
+    let v = json_of(&[
+        "eval",
+        "sample_creatures/quadruped.creature.json",
+        "assets/clips/idle_breathe.clip.json",
+        "--frames",
+        "0:1:10",
+    ]);
+    let frames = v["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 11);
+    assert!((frames[10]["time"].as_f64().unwrap() - 1.0).abs() < 1e-5);
+    assert!(
+        frames
+            .iter()
+            .all(|f| f["bodies"].as_array().unwrap().len() == 34)
+    );
+}
+
+#[test]
+fn errors_go_to_stderr_with_a_nonzero_exit() {
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["info", "nope.creature.json"],
+            "nope.creature.json: cannot read the file",
+        ),
+        (
+            &["info", "assets/clips/wave.clip.json"],
+            "format: expected \"anymorph-creature\"",
+        ),
+        (
+            &[
+                "eval",
+                "sample_creatures/snake.creature.json",
+                "assets/clips/wave.clip.json",
+                "--time",
+                "0",
+            ],
+            "the clip needs graspers",
+        ),
+        (
+            &[
+                "eval",
+                "sample_creatures/biped.creature.json",
+                "assets/clips/wave.clip.json",
+                "--time",
+                "0",
+                "--variant",
+                "7",
+            ],
+            "--variant 7: clip 'wave' has 2 variants",
+        ),
+        (
+            &[
+                "eval",
+                "sample_creatures/biped.creature.json",
+                "assets/clips/wave.clip.json",
+                "--frames",
+                "0:1",
+            ],
+            "--frames: expected START:END:FPS",
+        ),
+        (
+            &[
+                "eval",
+                "sample_creatures/biped.creature.json",
+                "assets/clips/wave.clip.json",
+                "--time",
+                "0",
+                "--target",
+                "1,nan,2",
+            ],
+            "not a finite number",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = anymorph(args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+}
