@@ -13,11 +13,7 @@ pub const CLIP_FORMAT: FormatTag = FormatTag {
 };
 
 pub fn load_clip(path: &Path) -> Result<Clip, LoadError> {
-    let label = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
-        path: label.clone(),
-        source,
-    })?;
+    let (label, text) = json::read_text(path)?;
     clip_from_str(&text, &label)
 }
 

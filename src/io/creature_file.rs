@@ -33,7 +33,6 @@ struct CreatureIn {
 
 /// Loads a creature from a file. JSON is read here; glTF is recognised by its extension.
 pub fn load_creature(path: &Path) -> Result<Creature, LoadError> {
-    let label = path.display().to_string();
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
@@ -41,15 +40,12 @@ pub fn load_creature(path: &Path) -> Result<Creature, LoadError> {
         .to_ascii_lowercase();
     if ext == "glb" || ext == "gltf" {
         return Err(LoadError::Unsupported {
-            path: label,
+            path: path.display().to_string(),
             message: "glTF creatures are not supported by this build yet; use *.creature.json"
                 .into(),
         });
     }
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
-        path: label.clone(),
-        source,
-    })?;
+    let (label, text) = json::read_text(path)?;
     creature_from_str(&text, &label)
 }
 

@@ -13,6 +13,18 @@ pub struct FormatTag {
     pub version: u32,
 }
 
+/// Reads a file as text, returning its display name (for error messages) and contents.
+pub fn read_text(path: &std::path::Path) -> Result<(String, String), LoadError> {
+    let label = path.display().to_string();
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok((label, text)),
+        Err(source) => Err(LoadError::Read {
+            path: label,
+            source,
+        }),
+    }
+}
+
 /// Parses `text` and checks its envelope, returning the document as a JSON object.
 pub fn parse_document(
     text: &str,

@@ -57,11 +57,7 @@ pub fn project_from_str(text: &str, path: &str) -> Result<Project, LoadError> {
 
 /// Loads a project and everything it references; the first file that fails is the error.
 pub fn load_project(path: &Path) -> Result<LoadedProject, LoadError> {
-    let label = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
-        path: label.clone(),
-        source,
-    })?;
+    let (label, text) = json::read_text(path)?;
     let project = project_from_str(&text, &label)?;
     let dir = path.parent().unwrap_or(Path::new("."));
     let clips = project
