@@ -28,6 +28,7 @@ fn run(
         time_secs: clip_local_time(clip, t),
         external_targets: targets,
         ground_height: 0.0,
+        dt_secs: 1.0 / 30.0,
     };
     let pose = p.run(clip, c, &input).to_vec();
     (p.goals().clone(), pose)
@@ -56,6 +57,7 @@ fn every_clip_on_every_creature_and_variant_is_finite() {
                         time_secs: i as f32 / 30.0,
                         external_targets: &target,
                         ground_height: 0.0,
+                        dt_secs: 1.0 / 30.0,
                     };
                     let pose = p.run(clip, c, &input);
                     assert_eq!(pose.len(), c.len());

@@ -153,6 +153,8 @@ pub struct EvalInput<'a> {
     /// [`default_external_target`].
     pub external_targets: &'a [Vec3],
     pub ground_height: f32,
+    /// Time since the previous frame, for passive secondary motion; 0 holds it.
+    pub dt_secs: f32,
 }
 
 /// Where an external target sits until the game sets one: ahead of the creature at the

@@ -5,6 +5,7 @@ pub mod clip;
 pub mod creature;
 pub mod curve;
 pub mod eval;
+pub mod ik;
 pub mod math;
 pub mod movement;
 pub mod pipeline;

@@ -1,10 +1,11 @@
-//! The one pipeline (DESIGN.md): clip curves → `S` → blend → goals → pose. The editor, the
-//! CLI, the validation grid and games all run a frame through [`Pipeline::run`].
+//! The one pipeline (DESIGN.md): clip curves → `S` → blend → goals → IK → jiggles → pose.
+//! The editor, the CLI, the validation grid and games all run a frame through these stages.
 
 use crate::runtime::bind::Binding;
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
-use crate::runtime::eval::{EvalInput, Goals, Plan, pose_by_forward_kinematics};
+use crate::runtime::eval::{EvalInput, Goals, Plan};
+use crate::runtime::ik::{IkDebug, IkSolver};
 use crate::runtime::pose::BodyPose;
 
 /// Maps a time on the playback clock to clip-local time: wrapped for a looping clip,
@@ -20,12 +21,45 @@ pub fn clip_local_time(clip: &Clip, time_secs: f32) -> f32 {
     }
 }
 
-/// One clip playing on one creature in one variant, with its per-frame buffers.
+/// Goals to pose: IK, then passive secondary motion. One per character; it keeps the
+/// solver's buffers and the jiggle state between frames.
+#[derive(Clone, Debug)]
+pub struct PoseStage {
+    ik: IkSolver,
+    pose: Vec<BodyPose>,
+}
+
+impl PoseStage {
+    pub fn new(creature: &Creature) -> Self {
+        PoseStage {
+            ik: IkSolver::new(creature),
+            pose: Vec::with_capacity(creature.len()),
+        }
+    }
+
+    /// Poses every body in character space. `dt_secs` is the time since the previous
+    /// frame, for jiggles; 0 holds them (a paused editor).
+    pub fn run(&mut self, creature: &Creature, goals: &Goals, _dt_secs: f32) -> &[BodyPose] {
+        self.ik.solve(creature, goals, &mut self.pose);
+        &self.pose
+    }
+
+    pub fn pose(&self) -> &[BodyPose] {
+        &self.pose
+    }
+
+    pub fn ik_debug(&self) -> &IkDebug {
+        self.ik.debug()
+    }
+}
+
+/// One clip playing on one creature in one variant: what the editor previews, the CLI
+/// evaluates and the validation grid checks.
 #[derive(Clone, Debug)]
 pub struct Pipeline {
     plan: Plan,
     goals: Goals,
-    pose: Vec<BodyPose>,
+    stage: PoseStage,
 }
 
 impl Pipeline {
@@ -39,7 +73,7 @@ impl Pipeline {
         Some(Pipeline {
             plan: Plan::new(clip, creature, binding, variant)?,
             goals: Goals::new(creature.len()),
-            pose: Vec::with_capacity(creature.len()),
+            stage: PoseStage::new(creature),
         })
     }
 
@@ -50,8 +84,7 @@ impl Pipeline {
     /// Runs one frame; returns every body's pose in character space.
     pub fn run(&mut self, clip: &Clip, creature: &Creature, input: &EvalInput) -> &[BodyPose] {
         self.plan.evaluate(clip, creature, input, &mut self.goals);
-        pose_by_forward_kinematics(creature, &self.goals, &mut self.pose);
-        &self.pose
+        self.stage.run(creature, &self.goals, input.dt_secs)
     }
 
     /// The goals of the last frame run.
@@ -60,6 +93,10 @@ impl Pipeline {
     }
 
     pub fn pose(&self) -> &[BodyPose] {
-        &self.pose
+        self.stage.pose()
+    }
+
+    pub fn ik_debug(&self) -> &IkDebug {
+        self.stage.ik_debug()
     }
 }

@@ -1,0 +1,43 @@
+//! `anymorph` with no arguments, until the editor exists.
+
+use crate::io::load_project;
+use crate::runtime::bind::bind;
+use anyhow::Result;
+use std::path::Path;
+
+/// `anymorph` with no arguments, until the editor exists: a short tour of the sample project.
+pub(super) fn demo() -> Result<()> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/sample.project.json");
+    let project = load_project(&path)?;
+    println!("Anymorph sample project: {}", path.display());
+    println!(
+        "{} creatures, {} clips\n",
+        project.creatures.len(),
+        project.clips.len()
+    );
+    for clip in &project.clips {
+        println!("{} — {}", clip.name, clip.intent);
+        for c in &project.creatures {
+            let b = bind(clip, c);
+            match &b.reason {
+                None => println!(
+                    "  {:<14} {} variant(s): {}",
+                    c.name(),
+                    b.variants.len(),
+                    b.variants
+                        .iter()
+                        .take(4)
+                        .map(|v| v.label.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" | ")
+                ),
+                Some(r) => println!("  {:<14} does not bind: {r}", c.name()),
+            }
+        }
+    }
+    println!("\nTry: anymorph info sample_creatures/biped.creature.json");
+    println!(
+        "     anymorph eval sample_creatures/quadruped.creature.json assets/clips/wave.clip.json --time 0.5"
+    );
+    Ok(())
+}

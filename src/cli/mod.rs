@@ -1,0 +1,115 @@
+//! The command line (DESIGN.md "Command line"): a stable contract that tests and scripts use.
+
+mod demo;
+mod eval;
+mod info;
+mod query;
+
+pub use eval::parse_frames;
+pub use info::creature_summary;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use glam::Vec3;
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "anymorph",
+    version,
+    about = "Author a keyframe clip once, play it on creatures of any shape"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Bodies, caps, root, legs and bounds of a creature.
+    Info {
+        creature: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The bodies a context query selects, one name per line.
+    Query {
+        creature: PathBuf,
+        /// The query as JSON (inline, or a path to a file holding it).
+        #[arg(long)]
+        query: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Goals and final body transforms (world space) of a clip on a creature, as JSON.
+    Eval {
+        creature: PathBuf,
+        clip: PathBuf,
+        /// One time in seconds.
+        #[arg(long, conflicts_with = "frames", required_unless_present = "frames")]
+        time: Option<f32>,
+        /// Frames START:END:FPS, e.g. 0:2:30.
+        #[arg(long)]
+        frames: Option<String>,
+        #[arg(long, default_value_t = 0)]
+        variant: usize,
+        /// External target X,Y,Z in character space; repeat for targets 1, 2, ….
+        #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true)]
+        target: Vec<Vec3>,
+    },
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    match run(cli) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            1
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        None => demo::demo(),
+        Some(Command::Info { creature, json }) => info::info(&creature, json),
+        Some(Command::Query {
+            creature,
+            query,
+            json,
+        }) => query::query_cmd(&creature, &query, json),
+        Some(Command::Eval {
+            creature,
+            clip,
+            time,
+            frames,
+            variant,
+            target,
+        }) => eval::eval_cmd(&creature, &clip, time, frames.as_deref(), variant, &target),
+    }
+}
+
+fn parse_vec3(s: &str) -> Result<Vec3, String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() != 3 {
+        return Err(format!("expected X,Y,Z, found '{s}'"));
+    }
+    let mut v = [0.0f32; 3];
+    for (slot, p) in v.iter_mut().zip(parts) {
+        *slot = p
+            .trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("'{p}' is not a finite number"))?;
+    }
+    Ok(Vec3::from_array(v))
+}
