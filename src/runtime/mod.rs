@@ -6,6 +6,7 @@ pub mod creature;
 pub mod curve;
 pub mod eval;
 pub mod ik;
+pub mod jiggle;
 pub mod math;
 pub mod movement;
 pub mod pipeline;
