@@ -19,6 +19,11 @@ pub(super) struct Constraint {
     pub max_len: f32,
     /// Width of the soft-correction zone in metres (see [`soft_correction`]).
     pub soft: f32,
+    /// Over-relaxation: a correction `c` becomes `c + sign(c) * min(|c|, cap)`, with
+    /// `cap = (ω - 1) * rest length`. Bounded so a huge error (a goal a kilometre away)
+    /// is never overshot past the other end, which would fold the limb back on itself.
+    pub overshoot: f32,
+    pub overshoot_cap: f32,
 }
 
 /// How far to correct a length error: C1 continuous and piecewise. Inside `±zone` only the
@@ -37,33 +42,143 @@ pub(super) fn soft_correction(error: f32, zone: f32) -> f32 {
     }
 }
 
-/// One pass over `constraints` in order. Returns the largest length error met beyond what
-/// the soft zone lets a constraint keep (half the zone), so a caller can stop early.
-#[inline]
-pub(super) fn relax(p: &mut [Vec3A], constraints: &[Constraint]) -> f32 {
-    let mut worst = 0.0f32;
-    for c in constraints {
-        let (a, b) = (c.a as usize, c.b as usize);
-        let d = p[b] - p[a];
-        let len = d.length();
-        let error = if len > c.max_len {
-            len - c.max_len
-        } else if len < c.min_len {
-            len - c.min_len
-        } else {
-            continue;
-        };
-        // Coincident particles give no direction to push along; other constraints or the
-        // reconstruction's projection separate them.
-        if !(len > 1e-12) {
+/// A free particle held by exactly two fixed-length constraints to particles that do not
+/// move in its phase: a knee between a hip and a pinned ankle, a spine particle between
+/// the root and a pinned head. Both constraints are met at once, exactly, by the point of
+/// their circle nearest the particle (a block Gauss-Seidel step): one step instead of the
+/// many slow passes two nearly opposite constraints take in turn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Hinge {
+    pub q: u16,
+    pub a: u16,
+    pub b: u16,
+    pub len_a: f32,
+    pub len_b: f32,
+}
+
+/// One step of a pass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Op {
+    Length(Constraint),
+    Hinge(Hinge),
+}
+
+/// Compiles constraints (in pass order) to steps, replacing constraint pairs that form a
+/// [`Hinge`] with it. `still[i]` tells that particle `i` never moves in this phase.
+pub(super) fn compile(constraints: &[Constraint], still: &[bool]) -> Vec<Op> {
+    let fixed_length = |c: &Constraint| c.min_len == c.max_len;
+    let other = |c: &Constraint, q: u16| if c.a == q { c.b } else { c.a };
+    let mut hinge_of = vec![usize::MAX; still.len()];
+    let mut hinges: Vec<Hinge> = Vec::new();
+    for q in 0..still.len() as u16 {
+        if still[q as usize] {
             continue;
         }
-        worst = worst.max(error.abs() - 0.5 * c.soft);
-        let corr = d * (soft_correction(error, c.soft) / len);
-        p[a] += corr * c.share_a;
-        p[b] -= corr * c.share_b;
+        let touching: Vec<&Constraint> = constraints.iter().filter(|c| c.a == q || c.b == q).collect();
+        let bones: Vec<&&Constraint> = touching.iter().filter(|c| fixed_length(c)).collect();
+        let all_anchored = touching.iter().all(|c| still[other(c, q) as usize]);
+        if bones.len() == 2 && all_anchored {
+            hinge_of[q as usize] = hinges.len();
+            hinges.push(Hinge {
+                q,
+                a: other(bones[0], q),
+                b: other(bones[1], q),
+                len_a: bones[0].max_len,
+                len_b: bones[1].max_len,
+            });
+        }
+    }
+    let mut emitted = vec![false; hinges.len()];
+    let mut ops = Vec::with_capacity(constraints.len());
+    for c in constraints {
+        let h = [c.a, c.b]
+            .iter()
+            .map(|&q| hinge_of[q as usize])
+            .find(|&h| h != usize::MAX);
+        match h {
+            Some(h) if fixed_length(c) => {
+                if !emitted[h] {
+                    emitted[h] = true;
+                    ops.push(Op::Hinge(hinges[h]));
+                }
+            }
+            _ => ops.push(Op::Length(*c)),
+        }
+    }
+    ops
+}
+
+/// One pass over `ops` in order. Returns the largest length error met beyond what the soft
+/// zone lets a constraint keep (half the zone), or the largest hinge step, so a caller can
+/// stop early.
+#[inline]
+pub(super) fn relax(p: &mut [Vec3A], ops: &[Op]) -> f32 {
+    let mut worst = 0.0f32;
+    for op in ops {
+        match op {
+            Op::Length(c) => worst = worst.max(correct(p, c)),
+            Op::Hinge(h) => {
+                let q = h.q as usize;
+                let at = hinge_point(p[h.a as usize], p[h.b as usize], h.len_a, h.len_b, p[q]);
+                worst = worst.max(at.distance(p[q]));
+                p[q] = at;
+            }
+        }
     }
     worst
+}
+
+#[inline]
+fn correct(p: &mut [Vec3A], c: &Constraint) -> f32 {
+    let (a, b) = (c.a as usize, c.b as usize);
+    let d = p[b] - p[a];
+    let len = d.length();
+    let error = if len > c.max_len {
+        len - c.max_len
+    } else if len < c.min_len {
+        len - c.min_len
+    } else {
+        return 0.0;
+    };
+    // Coincident particles give no direction to push along; other constraints or the
+    // reconstruction's projection separate them.
+    if !(len > 1e-12) {
+        return 0.0;
+    }
+    let fix = soft_correction(error, c.soft);
+    let fix = fix + (fix.abs() * c.overshoot).min(c.overshoot_cap).copysign(fix);
+    let corr = d * (fix / len);
+    p[a] += corr * c.share_a;
+    p[b] -= corr * c.share_b;
+    error.abs() - 0.5 * c.soft
+}
+
+/// The point at `len_a` from `a` and `len_b` from `b` nearest `q`. Out of reach, the
+/// point on the segment that stretches both lengths by the same factor; too near, the
+/// point on their line that fits best.
+#[inline]
+fn hinge_point(a: Vec3A, b: Vec3A, len_a: f32, len_b: f32, q: Vec3A) -> Vec3A {
+    let d = b - a;
+    let dist = d.length();
+    if !(dist > 1e-12) || !dist.is_finite() {
+        return a + (q - a).normalize_or_zero() * len_a;
+    }
+    let u = d / dist;
+    let total = len_a + len_b;
+    if dist >= total {
+        return if total > 0.0 { a + d * (len_a / total) } else { a };
+    }
+    if dist <= (len_a - len_b).abs() {
+        return if len_a >= len_b { a + u * len_a } else { a - u * len_a };
+    }
+    let along = (dist * dist + len_a * len_a - len_b * len_b) / (2.0 * dist);
+    let radius = (len_a * len_a - along * along).max(0.0).sqrt();
+    let centre = a + u * along;
+    let off = q - centre;
+    let side = (off - u * off.dot(u))
+        .try_normalize()
+        .unwrap_or_else(|| u.any_orthonormal_vector());
+    centre + side * radius
 }
 
 /// The minimal-twist rotation taking direction `from` to direction `to` (neither needs to
@@ -74,9 +189,9 @@ pub(super) fn arc(from: Vec3A, to: Vec3A) -> Quat {
     let mut ll = (from.length_squared() * to.length_squared()).sqrt();
     let (mut from, mut to) = (from, to);
     if !ll.is_finite() {
-        // Very long vectors (a goal at 1e6 m) overflow the product: normalize first.
-        from = from.normalize_or_zero();
-        to = to.normalize_or_zero();
+        // Very long vectors overflow the product: bring them to unit length first.
+        from = unit(from);
+        to = unit(to);
         ll = 1.0;
     }
     if !(ll > 1e-30) {
@@ -84,7 +199,7 @@ pub(super) fn arc(from: Vec3A, to: Vec3A) -> Quat {
     }
     let w = ll + from.dot(to);
     if w < 1e-6 * ll {
-        let axis = from.normalize_or_zero().any_orthonormal_vector();
+        let axis = unit(from).any_orthonormal_vector();
         return Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0);
     }
     let c = from.cross(to);
@@ -94,6 +209,17 @@ pub(super) fn arc(from: Vec3A, to: Vec3A) -> Quat {
         q / len
     } else {
         Quat::IDENTITY
+    }
+}
+
+/// `v` at unit length however long it is (dividing by its largest component first keeps
+/// the squared length finite); zero for a zero or non-finite vector.
+fn unit(v: Vec3A) -> Vec3A {
+    let m = v.abs().max_element();
+    if m > 0.0 && m.is_finite() {
+        (v / m).normalize_or_zero()
+    } else {
+        Vec3A::ZERO
     }
 }
 
@@ -151,10 +277,24 @@ mod tests {
             min_len: 1.0,
             max_len: 1.0,
             soft: 0.0,
+            overshoot: 0.0,
+            overshoot_cap: 0.0,
         };
-        relax(&mut p, &[c]);
+        relax(&mut p, &[Op::Length(c)]);
         assert_eq!(p[0], Vec3A::ZERO);
         assert!((p[1].x - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_hinge_meets_both_lengths_on_the_side_of_the_particle() {
+        let (a, b) = (Vec3A::ZERO, Vec3A::new(0.0, -1.5, 0.0));
+        let q = Vec3A::new(0.0, -0.7, 0.3);
+        let k = hinge_point(a, b, 1.0, 1.0, q);
+        assert!((k.distance(a) - 1.0).abs() < 1e-5 && (k.distance(b) - 1.0).abs() < 1e-5);
+        assert!(k.z > 0.0);
+        let far = hinge_point(a, Vec3A::new(0.0, -4.0, 0.0), 1.0, 1.0, q);
+        assert!(far.distance(Vec3A::new(0.0, -2.0, 0.0)) < 1e-5);
+        assert!(hinge_point(a, a, 1.0, 1.0, a).is_finite());
     }
 
     #[test]

@@ -81,12 +81,12 @@ impl FrameGoals {
                 rotation_sum: vec![Quat::IDENTITY; n],
             };
         }
-        // Every weight, not just this plan's targets: the reconstruction reads them for any
-        // body, and a stale weight from another goal mask would make the pose path dependent.
-        self.position_weight.fill(0.0);
-        self.rotation_weight.fill(0.0);
+        // Only this plan's targets are written, and the plan reads only them (stale values
+        // of another goal mask's targets are never looked at).
         for &t in &plan.targets {
             let t = t as usize;
+            self.position_weight[t] = 0.0;
+            self.rotation_weight[t] = 0.0;
             self.joint_sum[t] = Vec3A::ZERO;
             self.centre_sum[t] = Vec3A::ZERO;
             self.rotation_sum[t] = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);

@@ -2,7 +2,7 @@
 //! cross-constraints between sibling IK children, the aim preconditioner and the iteration.
 //! The posed spine is fixed here; reconstruction is in `reconstruct.rs`.
 
-use super::constraint::{Constraint, arc, frame_of, relax};
+use super::constraint::{Constraint, Op, arc, compile, frame_of, relax};
 use super::goals::FrameGoals;
 use super::plan::Topology;
 use super::setup::NONE;
@@ -33,6 +33,8 @@ pub(super) struct LimbParticle {
     pub rest_len: f32,
     /// Rest direction from the parent particle, for the rare zero-length fallback.
     pub rest_axis: Vec3A,
+    /// The rest pivot seen from the limb's spine body's rest centre.
+    pub from_spine: Vec3A,
     /// One past the last particle of its sub-tree (particles are in depth-first order).
     pub subtree_end: u16,
 }
@@ -76,6 +78,8 @@ pub(super) struct LimbBody {
     pub parent: u32,
     pub particle: u16,
     pub kind: BodyKind,
+    /// The body is the target of a rotation goal.
+    pub rotation_goal: bool,
 }
 
 /// A limb goal as the spine phase sees it: one constraint from the spine to the goal.
@@ -94,6 +98,8 @@ pub(super) struct LimbPlan {
     pub particles: Vec<LimbParticle>,
     /// Leaves inward.
     pub constraints: Vec<Constraint>,
+    /// What a pass runs: the constraints with hinges merged.
+    pub ops: Vec<Op>,
     pub aims: Vec<AimStep>,
     /// Pinned particles, ascending.
     pub pinned: Vec<u16>,
@@ -122,12 +128,13 @@ impl LimbPlan {
             plan: LimbPlan {
                 min_stretch: t.min_stretch.min(1.0),
                 max_stretch: t.max_stretch.max(1.0),
-                tolerance: t.tolerance * topo.rig.size,
+                tolerance: topo.tuning.tolerance * topo.rig.size,
                 ..LimbPlan::default()
             },
             members: Vec::new(),
         };
         let rig = topo.rig;
+        let mut ranges = Vec::new();
         for &s in topo.creature.order() {
             if !rig.spine[s] || !topo.has_ik[s] {
                 continue;
@@ -138,7 +145,8 @@ impl LimbPlan {
                 }
                 let first = b.plan.particles.len() as u16;
                 let limb = b.plan.limbs.len() as u16;
-                b.visit(&[c as u32], NO_PARTICLE, limb);
+                let constraints_from = b.plan.constraints.len();
+                b.visit(&[c as u32], NO_PARTICLE, limb, s);
                 let end = b.plan.particles.len() as u16;
                 b.plan.limbs.push(Limb {
                     spine_body: s as u32,
@@ -146,8 +154,25 @@ impl LimbPlan {
                     end,
                 });
                 b.finish_limb(first, end, s, t);
+                ranges.push(constraints_from..b.plan.constraints.len());
             }
         }
+        // Limbs share no particle, so interleaving their constraints changes no result;
+        // it lets the processor overlap the limbs' dependency chains within a pass.
+        let per_limb: Vec<Vec<Constraint>> = ranges.iter().map(|r| b.plan.constraints[r.clone()].to_vec()).collect();
+        b.plan.constraints.clear();
+        let longest = per_limb.iter().map(Vec::len).max().unwrap_or(0);
+        for k in 0..longest {
+            b.plan.constraints.extend(per_limb.iter().filter_map(|c| c.get(k).copied()));
+        }
+        let still: Vec<bool> = b
+            .plan
+            .particles
+            .iter()
+            .enumerate()
+            .map(|(q, p)| p.parent == NO_PARTICLE || p.goal_body != NONE || q >= u16::MAX as usize)
+            .collect();
+        b.plan.ops = compile(&b.plan.constraints, &still);
         b.plan
     }
 }
@@ -160,7 +185,7 @@ impl Builder<'_, '_> {
 
     /// Depth-first: allocates a particle for `bodies` (siblings sharing a pivot), then
     /// one per group of coincident IK children of each.
-    fn visit(&mut self, bodies: &[u32], parent: u16, limb: u16) -> u16 {
+    fn visit(&mut self, bodies: &[u32], parent: u16, limb: u16, spine_body: usize) -> u16 {
         let topo = self.topo;
         let rig = topo.rig;
         let idx = self.plan.particles.len() as u16;
@@ -188,6 +213,7 @@ impl Builder<'_, '_> {
             limb,
             rest_len,
             rest_axis,
+            from_spine: rig.pivot[body as usize] - rig.centre[spine_body],
             subtree_end: idx + 1,
         });
         self.members.push(Vec::new());
@@ -203,7 +229,7 @@ impl Builder<'_, '_> {
                     None => groups.push(vec![c]),
                 }
             }
-            let children: Vec<u16> = groups.iter().map(|g| self.visit(g, idx, limb)).collect();
+            let children: Vec<u16> = groups.iter().map(|g| self.visit(g, idx, limb, spine_body)).collect();
             self.members[idx as usize].push((member, children));
         }
         self.plan.particles[idx as usize].subtree_end = self.plan.particles.len() as u16;
@@ -261,6 +287,7 @@ impl Builder<'_, '_> {
                     parent: rig.parent[body as usize],
                     particle: q,
                     kind,
+                    rotation_goal: self.topo.rotation_target[body as usize],
                 });
             }
         }
@@ -298,9 +325,6 @@ impl Builder<'_, '_> {
             (_, true) => (1.0, 0.0),
             _ => shares(masses.0, masses.1),
         };
-        // Over-relaxation scales every correction, so it lives in the shares.
-        let omega = t.over_relaxation.clamp(0.1, 1.95);
-        let (share_a, share_b) = (share_a * omega, share_b * omega);
         let rig = self.topo.rig;
         let pa = rig.pivot[self.plan.particles[a as usize].body as usize];
         let pb = rig.pivot[self.plan.particles[b as usize].body as usize];
@@ -313,6 +337,8 @@ impl Builder<'_, '_> {
             min_len: rest,
             max_len: rest,
             soft: t.soft_zone * rest,
+            overshoot: t.over_relaxation.clamp(1.0, 1.95) - 1.0,
+            overshoot_cap: 0.25 * rest,
         });
     }
 
@@ -364,19 +390,17 @@ impl Builder<'_, '_> {
 pub(super) fn solve_limbs(
     plan: &LimbPlan,
     tuning: &LimbTuning,
-    rig: &super::setup::Rig,
     goals: &FrameGoals,
     pose: &[BodyPose],
+    delta: &[Quat],
     p: &mut Vec<Vec3A>,
 ) -> u32 {
     p.clear();
     for limb in &plan.limbs {
         let s = limb.spine_body as usize;
-        let delta = pose[s].rotation * rig.inv_rotation[s];
+        let d = delta[s];
         let at = Vec3A::from(pose[s].position);
-        for q in &plan.particles[limb.first as usize..limb.end as usize] {
-            p.push(at + delta * (rig.pivot[q.body as usize] - rig.centre[s]));
-        }
+        p.extend(plan.particles[limb.first as usize..limb.end as usize].iter().map(|q| at + d * q.from_spine));
     }
     for step in &plan.aims {
         aim(plan, step, goals, p, tuning.aim_max_widen);
@@ -387,7 +411,7 @@ pub(super) fn solve_limbs(
     let mut passes = 0;
     for _ in 0..tuning.iterations {
         passes += 1;
-        if relax(p, &plan.constraints) <= plan.tolerance {
+        if relax(p, &plan.ops) <= plan.tolerance {
             break;
         }
     }

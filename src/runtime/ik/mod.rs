@@ -138,13 +138,20 @@ impl IkSolver {
         let limb_passes = limb::solve_limbs(
             &plan.limbs,
             &self.tuning.limb,
-            rig,
             &self.frame,
             out,
+            &self.scratch.delta,
             &mut self.limb_particles,
         );
-        reconstruct::limb_poses(&plan.limbs, rig, &self.frame, &mut self.limb_particles, out);
-        reconstruct::follower_poses(&plan.followers, rig, out);
+        reconstruct::limb_poses(
+            &plan.limbs,
+            rig,
+            &self.frame,
+            &mut self.limb_particles,
+            &mut self.scratch.delta,
+            out,
+        );
+        reconstruct::follower_poses(&plan.followers, rig, &mut self.scratch.delta, out);
 
         if self.tuning.record_debug {
             debug::record(

@@ -4,6 +4,7 @@
 //! so a frame only does arithmetic.
 
 use super::limb::LimbPlan;
+use super::reconstruct::Follower;
 use super::setup::{NONE, Rig};
 use super::spine::SpinePlan;
 use super::tuning::IkTuning;
@@ -62,7 +63,7 @@ pub(super) struct Plan {
     pub limbs: LimbPlan,
     /// Bodies posed rigidly with their parent, parents first: those without IK (jiggles
     /// move them next) and those that delegated their goal.
-    pub followers: Vec<(u32, u32)>,
+    pub followers: Vec<Follower>,
     pub last_used: u64,
 }
 
@@ -143,8 +144,15 @@ impl Plan {
             .order()
             .iter()
             .filter(|&&b| b != root && (!topo.has_ik[b] || topo.delegating[b]))
-            .map(|&b| (b as u32, rig.parent[b]))
-            .filter(|&(_, p)| p != NONE)
+            .filter(|&&b| rig.parent[b] != NONE)
+            .map(|&b| {
+                let parent = rig.parent[b];
+                Follower {
+                    body: b as u32,
+                    parent,
+                    offset: rig.centre[b] - rig.centre[parent as usize],
+                }
+            })
             .collect();
         Plan {
             key: key.to_vec(),

@@ -15,13 +15,16 @@ use glam::{Quat, Vec3A};
 /// Scratch reused across frames.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Scratch {
+    /// Per body, posed rotation times inverse rest rotation: what its children follow.
+    pub delta: Vec<Quat>,
     pub tangent: Vec<Vec3A>,
     pub frames: Vec<Quat>,
     pub frame_tangents: Vec<Vec3A>,
 }
 
 #[inline]
-fn pose(joint: Vec3A, rotation: Quat, rig: &Rig, b: usize) -> BodyPose {
+fn pose(joint: Vec3A, rotation: Quat, rig: &Rig, b: usize, delta: &mut [Quat]) -> BodyPose {
+    delta[b] = rotation * rig.inv_rotation[b];
     BodyPose {
         position: (joint + rotation * rig.centre_from_pivot[b]).into(),
         rotation,
@@ -53,10 +56,12 @@ pub(super) fn spine_poses(
     scratch: &mut Scratch,
     out: &mut [BodyPose],
 ) {
+    scratch.delta.resize(rig.len(), Quat::IDENTITY);
     out[rig.root as usize] = BodyPose {
         position: root.position.into(),
         rotation: root.rotation,
     };
+    scratch.delta[rig.root as usize] = root.delta;
     let count = plan.particles.len();
     for i in 1..count {
         let q = plan.particles[i];
@@ -76,17 +81,14 @@ pub(super) fn spine_poses(
             goals.rotation_used[b]
         } else {
             let rest = root.delta * plan.rest_tangent[i];
-            let r = (arc(rest, scratch.tangent[i]) * root.delta * rig.rotation[b]).normalize();
-            let w = goals.rotation_weight[b];
-            if w <= 0.0 {
-                r
-            } else if w >= 1.0 {
-                goals.rotation[b]
+            let r = arc(rest, scratch.tangent[i]) * root.delta * rig.rotation[b];
+            if q.rotation_goal {
+                blend(r, goals.rotation[b], goals.rotation_weight[b])
             } else {
-                r.slerp(goals.rotation[b], w).normalize()
+                r
             }
         };
-        out[b] = pose(p[i], rotation, rig, b);
+        out[b] = pose(p[i], rotation, rig, b, &mut scratch.delta);
     }
     for seg in &plan.segments {
         let ends = (plan.particles[seg.a as usize].body, plan.particles[seg.b as usize].body);
@@ -123,7 +125,7 @@ fn segment_poses(
     let mut tangent = h.v0;
     for body in &rec.interior {
         let next = h.eval(&body.basis_derivative);
-        frame = (arc(tangent, next) * frame).normalize();
+        frame = arc(tangent, next) * frame;
         tangent = next;
         scratch.frames.push(frame);
         scratch.frame_tangents.push(next);
@@ -144,11 +146,11 @@ fn segment_poses(
         let part = dir * (t * sin_half);
         let q = Quat::from_xyzw(part.x, part.y, part.z, 1.0 - t + t * twist.w);
         let q = q.try_normalize_quat();
-        let frame = (q * scratch.frames[k]).normalize();
+        let frame = q * scratch.frames[k];
         let on_curve = h.eval(&body.basis);
         let joint = on_curve + frame * body.pivot_in_frame;
         let rotation = (frame * body.rotation_in_frame).normalize();
-        out[body.body as usize] = pose(joint, rotation, rig, body.body as usize);
+        out[body.body as usize] = pose(joint, rotation, rig, body.body as usize, &mut scratch.delta);
     }
 }
 
@@ -168,10 +170,16 @@ impl TryNormalizeQuat for Quat {
 }
 
 /// Rebuilds every limb body with IK.
-pub(super) fn limb_poses(plan: &LimbPlan, rig: &Rig, goals: &FrameGoals, p: &mut [Vec3A], out: &mut [BodyPose]) {
+pub(super) fn limb_poses(
+    plan: &LimbPlan,
+    rig: &Rig,
+    goals: &FrameGoals,
+    p: &mut [Vec3A],
+    delta: &mut [Quat],
+    out: &mut [BodyPose],
+) {
     for limb in &plan.limbs {
-        let s = limb.spine_body as usize;
-        let delta = out[s].rotation * rig.inv_rotation[s];
+        let spine_delta = delta[limb.spine_body as usize];
         for q in limb.first + 1..limb.end {
             let particle = plan.particles[q as usize];
             let r = particle.rest_len;
@@ -180,29 +188,28 @@ pub(super) fn limb_poses(plan: &LimbPlan, rig: &Rig, goals: &FrameGoals, p: &mut
                 p[q as usize],
                 plan.min_stretch * r,
                 plan.max_stretch * r,
-                delta * particle.rest_axis,
+                spine_delta * particle.rest_axis,
             );
         }
     }
     for lb in &plan.bodies {
         let b = lb.body as usize;
-        let parent = lb.parent as usize;
-        let parent_delta = out[parent].rotation * rig.inv_rotation[parent];
-        let follow = (parent_delta * rig.rotation[b]).normalize();
+        let parent_delta = delta[lb.parent as usize];
+        let follow = parent_delta * rig.rotation[b];
         let joint = p[lb.particle as usize];
-        let w = goals.rotation_weight[b];
+        let w = if lb.rotation_goal { goals.rotation_weight[b] } else { 0.0 };
         let rotation = match lb.kind {
             BodyKind::Goal => goals.rotation_used[b],
             BodyKind::Follow => blend(follow, goals.rotation[b], w),
             BodyKind::AimAtGoal => {
                 let offset = follow * rig.centre_from_pivot[b];
                 let to_goal = goals.centre[b] - joint;
-                let aimed = (arc(offset, to_goal) * follow).normalize();
+                let aimed = arc(offset, to_goal) * follow;
                 blend(aimed, goals.rotation[b], w)
             }
             BodyKind::Axis { child, rest_axis } => {
                 let axis = p[child as usize] - joint;
-                let r = (arc(parent_delta * rest_axis, axis) * follow).normalize();
+                let r = arc(parent_delta * rest_axis, axis) * follow;
                 twist_toward(r, goals.rotation[b], w, axis)
             }
             BodyKind::Frame {
@@ -213,13 +220,15 @@ pub(super) fn limb_poses(plan: &LimbPlan, rig: &Rig, goals: &FrameGoals, p: &mut
             } => {
                 let (a1, a2) = (p[first as usize] - joint, p[second as usize] - joint);
                 let r = match frame_of(a1, a2) {
-                    Some(f) => (f * rest_frame_inverse * rig.rotation[b]).normalize(),
-                    None => (arc(parent_delta * rest_axis, a1) * follow).normalize(),
+                    Some(f) => f * rest_frame_inverse * rig.rotation[b],
+                    None => arc(parent_delta * rest_axis, a1) * follow,
                 };
                 twist_toward(r, goals.rotation[b], w, a1)
             }
         };
-        out[b] = pose(joint, rotation, rig, b);
+        // One renormalization per body keeps the products of unit quaternions from
+        // drifting down the tree.
+        out[b] = pose(joint, rotation.normalize(), rig, b, delta);
     }
 }
 
@@ -248,16 +257,25 @@ fn twist_toward(r: Quat, goal: Quat, weight: f32, axis: Vec3A) -> Quat {
     (Quat::IDENTITY.slerp(twist, weight.min(1.0)) * r).normalize()
 }
 
+/// A body posed rigidly with its parent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Follower {
+    pub body: u32,
+    pub parent: u32,
+    /// Rest centre minus the parent's rest centre.
+    pub offset: Vec3A,
+}
+
 /// Bodies without IK (and those that delegated their goal) keep their rest pose relative
-/// to their parent.
-pub(super) fn follower_poses(followers: &[(u32, u32)], rig: &Rig, out: &mut [BodyPose]) {
-    for &(b, parent) in followers {
-        let (b, parent) = (b as usize, parent as usize);
-        let delta = out[parent].rotation * rig.inv_rotation[parent];
-        let at = Vec3A::from(out[parent].position) + delta * (rig.centre[b] - rig.centre[parent]);
+/// to their parent: they turn with the parent's delta, which thus is theirs too.
+pub(super) fn follower_poses(followers: &[Follower], rig: &Rig, delta: &mut [Quat], out: &mut [BodyPose]) {
+    for f in followers {
+        let (b, parent) = (f.body as usize, f.parent as usize);
+        let d = delta[parent];
+        delta[b] = d;
         out[b] = BodyPose {
-            position: at.into(),
-            rotation: (delta * rig.rotation[b]).normalize(),
+            position: (Vec3A::from(out[parent].position) + d * f.offset).into(),
+            rotation: d * rig.rotation[b],
         };
     }
 }

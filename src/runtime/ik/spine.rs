@@ -2,7 +2,7 @@
 //! constraint to the spine, spine splines between the particles, inner iterations leaves
 //! inward inside outer iterations that watch for buckling.
 
-use super::constraint::{Constraint, relax};
+use super::constraint::{Constraint, Op, compile, relax};
 use super::goals::{FrameGoals, RootPose};
 use super::limb::SimplifiedLimb;
 use super::plan::Topology;
@@ -32,6 +32,8 @@ pub(super) struct SpineParticle {
     /// Ends the spine with a position goal: its rotation is the one that carried the goal
     /// to its joint, so the goal body's centre lands on its goal.
     pub end_goal: bool,
+    /// The body is the target of a rotation goal.
+    pub rotation_goal: bool,
 }
 
 /// A spline between two spine particles and the spine bodies rebuilt from it.
@@ -59,6 +61,8 @@ pub(super) struct SpinePlan {
     pub goal_slots: Vec<u32>,
     /// Leaves inward.
     pub constraints: Vec<Constraint>,
+    /// What a pass runs: the constraints with hinges merged.
+    pub ops: Vec<Op>,
     pub leafward: Vec<u16>,
     pub segments: Vec<Segment>,
     pub buckle: Vec<BucklePair>,
@@ -67,6 +71,8 @@ pub(super) struct SpinePlan {
     pub rest_tangent: Vec<Vec3A>,
     pub min_stretch: f32,
     pub max_stretch: f32,
+    /// A pass whose largest error is below this ends the iterations early (metres).
+    pub tolerance: f32,
 }
 
 impl SpinePlan {
@@ -95,6 +101,7 @@ impl SpinePlan {
         let mut plan = SpinePlan {
             min_stretch: t.min_stretch.min(1.0),
             max_stretch: t.max_stretch.max(1.0),
+            tolerance: topo.tuning.tolerance * rig.size,
             ..SpinePlan::default()
         };
         let mut particle_of = vec![u16::MAX; rig.len()];
@@ -108,6 +115,7 @@ impl SpinePlan {
             rest_len: 0.0,
             root_tangent: Vec3A::ZERO,
             end_goal: false,
+            rotation_goal: false,
         });
         particle_of[root] = 0;
         for &b in creature.order() {
@@ -137,6 +145,7 @@ impl SpinePlan {
                 rest_len: rig.pivot[b].distance(rig.pivot[plan.particles[particle_of[up] as usize].body as usize]),
                 root_tangent: rig.pivot[b] - rig.centre[root],
                 end_goal: false,
+                rotation_goal: topo.rotation_target[b],
             });
             particle_of[b] = (plan.particles.len() - 1) as u16;
         }
@@ -171,6 +180,8 @@ impl SpinePlan {
                 min_len: t.limb_min_compress * s.rest_chord,
                 max_len: s.reach.max(s.rest_chord),
                 soft: t.soft_zone * s.rest_chord,
+                overshoot: 0.0,
+                overshoot_cap: 0.0,
             });
         }
         for i in (1..count).rev() {
@@ -195,8 +206,15 @@ impl SpinePlan {
                 min_len: p.rest_len,
                 max_len: p.rest_len,
                 soft: t.soft_zone * p.rest_len,
+                overshoot: 0.0,
+                overshoot_cap: 0.0,
             });
         }
+
+        let still: Vec<bool> = (0..count + plan.goal_slots.len())
+            .map(|i| i >= count || plan.particles[i].fixed || plan.particles[i].goal_body != NONE)
+            .collect();
+        plan.ops = compile(&plan.constraints, &still);
 
         let rest: Vec<Vec3A> = plan
             .particles
@@ -305,10 +323,12 @@ pub(super) fn solve_spine(
     }
     let mut weight = 0.0f32;
     let mut passes = 0;
+    let tolerance = plan.tolerance;
     for _ in 0..tuning.outer_iterations {
+        let mut settled = false;
         for _ in 0..tuning.inner_iterations {
             passes += 1;
-            relax(p, &plan.constraints);
+            let worst = relax(p, &plan.ops);
             if weight > 0.0 {
                 if rest.is_empty() {
                     rest.extend(plan.particles.iter().map(|q| root.point(rig.pivot[q.body as usize])));
@@ -320,6 +340,10 @@ pub(super) fn solve_spine(
                     p[i] += pull;
                 }
             }
+            if worst <= tolerance {
+                settled = true;
+                break;
+            }
         }
         let worst = plan
             .buckle
@@ -327,6 +351,10 @@ pub(super) fn solve_spine(
             .map(|b| bend(p[b.r as usize], p[b.i as usize], p[b.c as usize]) - b.rest)
             .fold(0.0f32, f32::max);
         weight = weight.max(smoothstep(tuning.buckling_start, tuning.buckling_full, worst));
+        // The last pass moved nothing and nothing buckled: further passes change nothing.
+        if settled && weight == 0.0 {
+            break;
+        }
     }
     (passes, weight)
 }

@@ -17,6 +17,10 @@ pub struct IkTuning {
     /// when its largest half extent is at most this fraction of the spine body's; mouths,
     /// eyes and ears always do (paper 4.3.1, "Delegated Goals").
     pub delegate_size_ratio: f32,
+    /// Either phase stops iterating early once a pass finds no constraint off by more than
+    /// this fraction of the creature's size (beyond what its soft zone lets it keep). It
+    /// only ever shortens a solve; nothing carries over to the next frame.
+    pub tolerance: f32,
     /// Fill [`crate::runtime::ik::IkDebug`] on every solve. The editor wants it; a game can
     /// switch it off and save the copying.
     pub record_debug: bool,
@@ -62,9 +66,6 @@ pub struct SpineTuning {
 pub struct LimbTuning {
     /// Passes over the limb constraints, leaves inward, after the aim preconditioner.
     pub iterations: u32,
-    /// Stop early when no constraint is off by more than this fraction of the creature's
-    /// size (beyond what its soft zone lets it keep). Only ever shortens a solve; it never carries anything to the next frame.
-    pub tolerance: f32,
     /// Soft-correction zone as a fraction of each bone's rest length.
     pub soft_zone: f32,
     /// Reconstruction projects every bone into `[min_stretch, max_stretch]` of its rest
@@ -74,8 +75,9 @@ pub struct LimbTuning {
     /// Masses of a bone's two ends when both are free.
     pub rootward_mass: f32,
     pub leafward_mass: f32,
-    /// Every correction is scaled by this (successive over-relaxation). 1 is the plain
-    /// Jakobsen step; up to about 1.8 the passes converge faster on long chains.
+    /// Every correction is scaled by this (successive over-relaxation), by at most a
+    /// quarter of the bone's length. 1 is the plain Jakobsen step; up to about 1.8 the
+    /// passes converge faster on long chains.
     pub over_relaxation: f32,
     /// Before iterating, the aim preconditioner squashes a limb along the goal direction
     /// when the goal is nearer than at rest. With this on it also widens the limb across
@@ -91,6 +93,7 @@ impl Default for IkTuning {
             limb: LimbTuning::default(),
             jiggle: JiggleTuning::default(),
             delegate_size_ratio: 0.5,
+            tolerance: 1e-4,
             record_debug: true,
         }
     }
@@ -119,14 +122,13 @@ impl Default for SpineTuning {
 impl Default for LimbTuning {
     fn default() -> Self {
         LimbTuning {
-            iterations: 8,
-            tolerance: 1e-4,
+            iterations: 10,
             soft_zone: 0.02,
             min_stretch: 0.95,
             max_stretch: 1.05,
             rootward_mass: 1.0,
             leafward_mass: 1.0,
-            over_relaxation: 1.7,
+            over_relaxation: 1.5,
             aim_max_widen: 4.0,
         }
     }
