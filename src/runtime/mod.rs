@@ -9,5 +9,6 @@ pub mod ik;
 pub mod math;
 pub mod movement;
 pub mod pipeline;
+pub mod player;
 pub mod pose;
 pub mod query;

@@ -4,7 +4,7 @@
 use crate::runtime::bind::Binding;
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
-use crate::runtime::eval::{EvalInput, Goals, Plan};
+use crate::runtime::eval::{EvalInput, Goals, Plan, StageTimes, Stopwatch};
 use crate::runtime::ik::{IkDebug, IkSolver};
 use crate::runtime::pose::BodyPose;
 
@@ -39,8 +39,23 @@ impl PoseStage {
 
     /// Poses every body in character space. `dt_secs` is the time since the previous
     /// frame, for jiggles; 0 holds them (a paused editor).
-    pub fn run(&mut self, creature: &Creature, goals: &Goals, _dt_secs: f32) -> &[BodyPose] {
+    pub fn run(&mut self, creature: &Creature, goals: &Goals, dt_secs: f32) -> &[BodyPose] {
+        self.run_timed(creature, goals, dt_secs, None)
+    }
+
+    /// [`PoseStage::run`], adding the time of IK and jiggles to `times` when given.
+    pub fn run_timed(
+        &mut self,
+        creature: &Creature,
+        goals: &Goals,
+        _dt_secs: f32,
+        times: Option<&mut StageTimes>,
+    ) -> &[BodyPose] {
+        let mut watch = Stopwatch::start(times.is_some());
         self.ik.solve(creature, goals, &mut self.pose);
+        if let Some(t) = times {
+            watch.lap(&mut t.ik);
+        }
         &self.pose
     }
 
