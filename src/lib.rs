@@ -6,3 +6,4 @@
 pub mod cli;
 pub mod io;
 pub mod runtime;
+pub mod samples;

@@ -421,3 +421,43 @@ fn bad_input_never_poisons_the_pose() {
     }
     assert!(ch.world_from_character().is_finite());
 }
+
+#[test]
+fn one_clip_at_full_weight_blends_like_any_other_mix() {
+    // The player short-cuts a lone clip at full weight; a second clip on another layer at
+    // weight 0 forces the general layer blend. Both must give the same goals.
+    let dance = clip("dance");
+    let silent = hold("silent", Vec3::ZERO, &[], true);
+    for creature in ["biped", "octopod", "four_armed"] {
+        let mut fast = character(creature);
+        let mut general = character(creature);
+        fast.play(&dance, PlayParams::default()).unwrap();
+        general.play(&dance, PlayParams::default()).unwrap();
+        general
+            .play(
+                &silent,
+                PlayParams {
+                    layer: 5,
+                    weight: 0.0,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        for _ in 0..20 {
+            fast.update(0.05);
+            general.update(0.05);
+            for b in 0..fast.creature().len() {
+                let (f, g) = (fast.goals().position(b), general.goals().position(b));
+                assert_eq!(f.is_some(), g.is_some(), "{creature} body {b}");
+                if let (Some((f, fw)), Some((g, gw))) = (f, g) {
+                    assert!(f.distance(g) < 1e-5 && (fw - gw).abs() < 1e-6);
+                }
+                let (f, g) = (fast.goals().rotation(b), general.goals().rotation(b));
+                assert_eq!(f.is_some(), g.is_some());
+                if let (Some((f, _)), Some((g, _))) = (f, g) {
+                    assert!(anymorph::runtime::math::rotation_angle_between(f, g) < 1e-4);
+                }
+            }
+        }
+    }
+}

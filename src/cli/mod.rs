@@ -1,9 +1,12 @@
 //! The command line (DESIGN.md "Command line"): a stable contract that tests and scripts use.
 
+mod bench;
 mod demo;
 mod eval;
+mod export;
 mod info;
 mod query;
+mod variants;
 
 pub use eval::parse_frames;
 pub use info::creature_summary;
@@ -57,6 +60,34 @@ pub enum Command {
         #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true)]
         target: Vec<Vec3>,
     },
+    /// Whether a clip binds on a creature, and its variants.
+    Variants {
+        creature: PathBuf,
+        clip: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a project's clips as one package for a game.
+    Export {
+        project: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Microseconds per creature-frame, whole pipeline and per stage, over a mix of the
+    /// sample creatures and clips.
+    Bench {
+        #[arg(long, default_value_t = 1000)]
+        creatures: usize,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 240)]
+        frames: usize,
+        /// Only this sample creature (e.g. biped, the 25-body benchmark creature).
+        #[arg(long = "creature")]
+        only: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs the command line; returns the process exit code.
@@ -94,6 +125,25 @@ fn run(cli: Cli) -> Result<()> {
             variant,
             target,
         }) => eval::eval_cmd(&creature, &clip, time, frames.as_deref(), variant, &target),
+        Some(Command::Variants {
+            creature,
+            clip,
+            json,
+        }) => variants::variants(&creature, &clip, json),
+        Some(Command::Export { project, out }) => export::export(&project, &out),
+        Some(Command::Bench {
+            creatures,
+            threads,
+            frames,
+            only,
+            json,
+        }) => bench::bench(bench::BenchArgs {
+            creatures,
+            threads,
+            frames,
+            only,
+            json,
+        }),
     }
 }
 

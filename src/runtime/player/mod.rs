@@ -458,6 +458,28 @@ impl Character {
         self.targets
             .extend(self.targets_world.iter().map(|&t| inverse * (t - origin)));
 
+        // One clip at full weight (the common case): its goals are the blend, exactly.
+        if let [only] = self.instances.as_mut_slice()
+            && !only.additive
+            && only.effective_weight() >= 1.0
+        {
+            let input = EvalInput {
+                time_secs: only.time_secs,
+                external_targets: &self.targets,
+                ground_height: self.ground_height,
+                dt_secs: sim_dt,
+            };
+            only.plan.evaluate_timed(
+                &only.clip,
+                &self.creature,
+                &input,
+                &mut self.goals,
+                times.as_deref_mut(),
+            );
+            self.stage
+                .run_timed(&self.creature, &self.goals, sim_dt, times);
+            return;
+        }
         for l in &mut self.layers {
             l.clear();
         }
