@@ -56,9 +56,19 @@ pub enum Command {
         frames: Option<String>,
         #[arg(long, default_value_t = 0)]
         variant: usize,
-        /// External target X,Y,Z in character space; repeat for targets 1, 2, ….
+        /// External target X,Y,Z in world space (the creature starts at the origin facing
+        /// +Z); repeat for targets 1, 2, ….
         #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true)]
         target: Vec<Vec3>,
+        /// Walk forward at this speed (m/s) with the gait.
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        speed: f32,
+        /// Turn at this rate (rad/s, positive turns left).
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        turn: f32,
+        /// Ground: flat, slope:DEG or waves[:AMPLITUDE:WAVELENGTH].
+        #[arg(long, default_value = "flat")]
+        terrain: String,
     },
     /// Whether a clip binds on a creature, and its variants.
     Variants {
@@ -124,7 +134,20 @@ fn run(cli: Cli) -> Result<()> {
             frames,
             variant,
             target,
-        }) => eval::eval_cmd(&creature, &clip, time, frames.as_deref(), variant, &target),
+            speed,
+            turn,
+            terrain,
+        }) => eval::eval_cmd(eval::EvalArgs {
+            creature: &creature,
+            clip: &clip,
+            time,
+            frames: frames.as_deref(),
+            variant,
+            targets: &target,
+            speed,
+            turn,
+            terrain: &terrain,
+        }),
         Some(Command::Variants {
             creature,
             clip,

@@ -5,8 +5,10 @@ use crate::runtime::bind::Binding;
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
 use crate::runtime::eval::{EvalInput, Goals, Plan, StageTimes, Stopwatch};
+use crate::runtime::gait::{Gait, GaitInput, GaitLayer, default_walk};
 use crate::runtime::ik::{IkDebug, IkSolver};
 use crate::runtime::pose::BodyPose;
+use crate::runtime::terrain::Terrain;
 
 /// Maps a time on the playback clock to clip-local time: wrapped for a looping clip,
 /// clamped otherwise. A non-finite time maps to the start.
@@ -74,6 +76,8 @@ impl PoseStage {
 pub struct Pipeline {
     plan: Plan,
     goals: Goals,
+    gait: Gait,
+    gait_layers: Vec<GaitLayer>,
     stage: PoseStage,
 }
 
@@ -88,6 +92,8 @@ impl Pipeline {
         Some(Pipeline {
             plan: Plan::new(clip, creature, binding, variant)?,
             goals: Goals::new(creature.len()),
+            gait: Gait::new(creature),
+            gait_layers: vec![GaitLayer::new(default_walk())],
             stage: PoseStage::new(creature),
         })
     }
@@ -99,6 +105,17 @@ impl Pipeline {
     /// Runs one frame; returns every body's pose in character space.
     pub fn run(&mut self, clip: &Clip, creature: &Creature, input: &EvalInput) -> &[BodyPose] {
         self.plan.evaluate(clip, creature, input, &mut self.goals);
+        // A creature previewed in place stands on its feet exactly as a game character
+        // that is not moving does.
+        let gait = GaitInput {
+            dt_secs: input.dt_secs,
+            world_from_character: BodyPose::IDENTITY,
+            velocity: glam::Vec3::ZERO,
+            turn_rate: 0.0,
+            terrain: &Terrain::Flat,
+            layers: &self.gait_layers,
+        };
+        self.gait.update(creature, &gait, &mut self.goals);
         self.stage.run(creature, &self.goals, input.dt_secs)
     }
 
