@@ -7,3 +7,4 @@ pub mod cli;
 pub mod io;
 pub mod runtime;
 pub mod samples;
+pub mod zoo;

@@ -4,6 +4,7 @@ mod bench;
 mod demo;
 mod eval;
 mod export;
+mod generate;
 mod info;
 mod query;
 mod variants;
@@ -76,6 +77,13 @@ pub enum Command {
         clip: PathBuf,
         #[arg(long)]
         json: bool,
+    },
+    /// A random plausible creature, the same for the same seed.
+    Generate {
+        #[arg(long)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Write a project's clips as one package for a game.
     Export {
@@ -154,6 +162,7 @@ fn run(cli: Cli) -> Result<()> {
             json,
         }) => variants::variants(&creature, &clip, json),
         Some(Command::Export { project, out }) => export::export(&project, &out),
+        Some(Command::Generate { seed, out }) => generate::generate(seed, &out),
         Some(Command::Bench {
             creatures,
             threads,
