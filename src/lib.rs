@@ -6,3 +6,5 @@
 pub mod cli;
 pub mod io;
 pub mod runtime;
+pub mod samples;
+pub mod zoo;

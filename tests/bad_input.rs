@@ -6,17 +6,21 @@
 
 mod common;
 
-use anymorph::io::{LoadError, clip_from_str, creature_from_str, project_from_str};
+use anymorph::io::{
+    LoadError, clip_from_str, creature_from_str, gait_from_str, package_from_str, project_from_str,
+};
 use serde_json::Value;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 type Loader = fn(&str) -> Result<(), LoadError>;
 
-fn loaders() -> [(&'static str, Loader); 3] {
+fn loaders() -> [(&'static str, Loader); 5] {
     [
         ("creature", |t| creature_from_str(t, "bad.json").map(|_| ())),
         ("clip", |t| clip_from_str(t, "bad.json").map(|_| ())),
         ("project", |t| project_from_str(t, "bad.json").map(|_| ())),
+        ("package", |t| package_from_str(t, "bad.json").map(|_| ())),
+        ("gait", |t| gait_from_str(t, "bad.json").map(|_| ())),
     ]
 }
 
@@ -24,6 +28,10 @@ fn sample_files() -> Vec<(String, String)> {
     let mut files: Vec<std::path::PathBuf> = common::creature_files();
     files.extend(common::clip_files());
     files.push(common::root().join("assets/sample.project.json"));
+    files.push(common::root().join("assets/sample.package.json"));
+    for g in ["walk", "trot", "run", "limp"] {
+        files.push(common::root().join(format!("assets/gaits/{g}.gait.json")));
+    }
     files
         .into_iter()
         .map(|p| {
@@ -74,7 +82,7 @@ fn each_sample_loads_with_its_own_loader_only() {
     assert!(files.len() >= 25);
     for (path, text) in &files {
         // Exactly one loader accepts the file; the others reject its format.
-        assert_eq!(load_all(text, path), 2, "{path}");
+        assert_eq!(load_all(text, path), loaders().len() - 1, "{path}");
     }
 }
 
@@ -93,7 +101,7 @@ fn truncated_files_are_errors() {
             let part = &whole[..cut];
             assert_eq!(
                 load_all(part, &format!("{path} cut at {cut}")),
-                3,
+                loaders().len(),
                 "{path} cut at {cut} loaded"
             );
         }
@@ -116,7 +124,9 @@ fn garbled_files_never_panic() {
                 bytes[at] = garbage[rng.below(garbage.len())];
             }
             let garbled = String::from_utf8_lossy(&bytes);
-            rejected += usize::from(load_all(&garbled, &format!("{path} garble {round}")) == 3);
+            rejected += usize::from(
+                load_all(&garbled, &format!("{path} garble {round}")) == loaders().len(),
+            );
             tried += 1;
         }
     }
@@ -183,7 +193,7 @@ fn type_confused_fields_are_errors_or_valid_never_panics() {
             let text = confused.to_string();
             let errors = load_all(&text, &format!("{path} with {p:?} = {r}"));
             loads += 1;
-            rejected += usize::from(errors == 3);
+            rejected += usize::from(errors == loaders().len());
         }
     }
     // Most replacements break the file; some (a null optional field) leave it valid.
@@ -247,4 +257,38 @@ fn errors_name_the_field() {
     v["version"] = serde_json::json!(99);
     let e = clip_from_str(&v.to_string(), "wave.clip.json").unwrap_err();
     assert!(matches!(e, LoadError::Version { .. }), "{e}");
+}
+
+#[test]
+fn package_errors_name_the_clip_and_field() {
+    let text = std::fs::read_to_string(common::root().join("assets/sample.package.json")).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["clips"][2]["channels"][0]["context"]["cap"] = serde_json::json!(7);
+    let e = package_from_str(&v.to_string(), "p.package.json").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("p.package.json: clips[2].channels[0].context.cap:"),
+        "{e}"
+    );
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["clips"][1]["duration_secs"] = serde_json::json!(0.0);
+    let e = package_from_str(&v.to_string(), "p.package.json").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("p.package.json: clips[1].duration_secs:"),
+        "{e}"
+    );
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["clips"][1]["name"] = v["clips"][0]["name"].clone();
+    let e = package_from_str(&v.to_string(), "p.package.json").unwrap_err();
+    assert!(
+        e.to_string().contains("clips[1].name: two clips are named"),
+        "{e}"
+    );
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["version"] = serde_json::json!(2);
+    assert!(matches!(
+        package_from_str(&v.to_string(), "p").unwrap_err(),
+        LoadError::Version { .. }
+    ));
 }

@@ -207,3 +207,136 @@ fn errors_go_to_stderr_with_a_nonzero_exit() {
         assert!(err.contains(message), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn variants_json_has_the_design_shape() {
+    let v = json_of(&[
+        "variants",
+        "sample_creatures/biped.creature.json",
+        "assets/clips/pass_fruit.clip.json",
+        "--json",
+    ]);
+    assert_eq!(v["binds"], true);
+    assert_eq!(v["reason"], Value::Null);
+    let list = v["variants"].as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["index"], 0);
+    assert_eq!(list[0]["label"], "hand_l → hand_r");
+    assert_eq!(list[0]["mirrored"], false);
+    assert_eq!(list[1]["mirrored"], true);
+    let no = json_of(&[
+        "variants",
+        "sample_creatures/snake.creature.json",
+        "assets/clips/pass_fruit.clip.json",
+        "--json",
+    ]);
+    assert_eq!(no["binds"], false);
+    assert!(
+        no["reason"]
+            .as_str()
+            .unwrap()
+            .contains("at least 2 bodies with cap 'grasper'")
+    );
+    assert_eq!(no["variants"], serde_json::json!([]));
+}
+
+#[test]
+fn export_writes_the_committed_sample_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.package.json");
+    let o = anymorph(&[
+        "export",
+        "assets/sample.project.json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let written = std::fs::read_to_string(&out).unwrap();
+    let committed =
+        std::fs::read_to_string(common::root().join("assets/sample.package.json")).unwrap();
+    assert_eq!(
+        written, committed,
+        "re-export assets/sample.package.json after changing the sample clips"
+    );
+    let p = anymorph::io::package_from_str(&written, "p").unwrap();
+    assert_eq!(p.clips.len(), common::clips().len());
+}
+
+#[test]
+fn bench_json_reports_the_pipeline_and_its_stages() {
+    let v = json_of(&[
+        "bench",
+        "--creatures",
+        "40",
+        "--frames",
+        "5",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["creatures"], 40);
+    assert_eq!(v["threads"], 2);
+    assert!(v["us_per_creature_frame"].as_f64().unwrap() > 0.0);
+    for stage in ["curves", "specialize", "blend", "gait", "ik", "jiggle"] {
+        assert!(v["stages_us"][stage].as_f64().is_some(), "{stage}");
+    }
+    assert!(v["stages_us"]["ik"].as_f64().unwrap() > 0.0);
+    let bad = anymorph(&["bench", "--creature", "unicorn"]);
+    assert!(!bad.status.success());
+}
+
+#[test]
+fn eval_walks_over_terrain_in_world_space() {
+    let v = json_of(&[
+        "eval",
+        "sample_creatures/quadruped.creature.json",
+        "assets/clips/idle_breathe.clip.json",
+        "--frames",
+        "0:2:30",
+        "--speed",
+        "0.5",
+        "--terrain",
+        "slope:10",
+    ]);
+    assert_eq!(v["terrain"], "slope:10");
+    let frames = v["frames"].as_array().unwrap();
+    let last = &frames[frames.len() - 1];
+    let w: Vec<f64> = last["world_from_character"]["position"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert!((w[2] - 1.0).abs() < 0.02, "2 s at 0.5 m/s: {w:?}");
+    assert!(
+        (w[1] - 1.0 * 10f64.to_radians().tan()).abs() < 0.01,
+        "the frame rides on the slope: {w:?}"
+    );
+    let paw = last["bodies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "front_paw_l")
+        .unwrap();
+    let p: Vec<f64> = paw["position"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert!(
+        p[1] > p[2] * 10f64.to_radians().tan() - 0.01,
+        "the paw is on or above the slope: {p:?}"
+    );
+    let bad = anymorph(&[
+        "eval",
+        "sample_creatures/quadruped.creature.json",
+        "assets/clips/idle_breathe.clip.json",
+        "--time",
+        "0",
+        "--terrain",
+        "hills",
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--terrain: terrain 'hills'"));
+}

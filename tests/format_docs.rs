@@ -30,11 +30,20 @@ fn every_example_document_loads() {
             Some("anymorph-creature") => drop(creature_from_str(&block, "FORMAT.md").unwrap()),
             Some("anymorph-clip") => drop(clip_from_str(&block, "FORMAT.md").unwrap()),
             Some("anymorph-project") => drop(project_from_str(&block, "FORMAT.md").unwrap()),
+            Some("anymorph-gait") => {
+                drop(anymorph::io::gait_from_str(&block, "FORMAT.md").unwrap())
+            }
+            Some("anymorph-package") => {
+                drop(anymorph::io::package_from_str(&block, "FORMAT.md").unwrap())
+            }
             _ => continue,
         }
         loaded += 1;
     }
-    assert_eq!(loaded, 3, "one creature, one clip and one project example");
+    assert_eq!(
+        loaded, 5,
+        "a creature, a clip, a project, a package and a gait example"
+    );
 }
 
 #[test]
@@ -86,4 +95,37 @@ fn query_and_curve_examples_parse() {
         fragments, 5,
         "two secondary contexts, a mode, variant settings and branches"
     );
+}
+
+#[test]
+fn the_built_in_samples_are_the_sample_files() {
+    let names = |dir: &str, suffix: &str| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(common::root().join(dir))
+            .unwrap()
+            .filter_map(|e| {
+                e.unwrap()
+                    .file_name()
+                    .to_str()?
+                    .strip_suffix(suffix)
+                    .map(String::from)
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let built_in =
+        |list: &[(&str, &str)]| list.iter().map(|(n, _)| n.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        built_in(anymorph::samples::CREATURES),
+        names("sample_creatures", ".creature.json")
+    );
+    assert_eq!(
+        built_in(anymorph::samples::CLIPS),
+        names("assets/clips", ".clip.json")
+    );
+    assert_eq!(
+        anymorph::samples::creatures().unwrap().len(),
+        common::creatures().len()
+    );
+    assert_eq!(anymorph::samples::clips().unwrap(), common::clips());
 }

@@ -1,9 +1,13 @@
 //! The command line (DESIGN.md "Command line"): a stable contract that tests and scripts use.
 
+mod bench;
 mod demo;
 mod eval;
+mod export;
+mod generate;
 mod info;
 mod query;
+mod variants;
 
 pub use eval::parse_frames;
 pub use info::creature_summary;
@@ -53,9 +57,54 @@ pub enum Command {
         frames: Option<String>,
         #[arg(long, default_value_t = 0)]
         variant: usize,
-        /// External target X,Y,Z in character space; repeat for targets 1, 2, ….
+        /// External target X,Y,Z in world space (the creature starts at the origin facing
+        /// +Z); repeat for targets 1, 2, ….
         #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true)]
         target: Vec<Vec3>,
+        /// Walk forward at this speed (m/s) with the gait.
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        speed: f32,
+        /// Turn at this rate (rad/s, positive turns left).
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        turn: f32,
+        /// Ground: flat, slope:DEG or waves[:AMPLITUDE:WAVELENGTH].
+        #[arg(long, default_value = "flat")]
+        terrain: String,
+    },
+    /// Whether a clip binds on a creature, and its variants.
+    Variants {
+        creature: PathBuf,
+        clip: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// A random plausible creature, the same for the same seed.
+    Generate {
+        #[arg(long)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Write a project's clips as one package for a game.
+    Export {
+        project: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Microseconds per creature-frame, whole pipeline and per stage, over a mix of the
+    /// sample creatures and clips.
+    Bench {
+        #[arg(long, default_value_t = 1000)]
+        creatures: usize,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 240)]
+        frames: usize,
+        /// Only this sample creature (e.g. biped, the 25-body benchmark creature).
+        #[arg(long = "creature")]
+        only: Option<String>,
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -93,7 +142,40 @@ fn run(cli: Cli) -> Result<()> {
             frames,
             variant,
             target,
-        }) => eval::eval_cmd(&creature, &clip, time, frames.as_deref(), variant, &target),
+            speed,
+            turn,
+            terrain,
+        }) => eval::eval_cmd(eval::EvalArgs {
+            creature: &creature,
+            clip: &clip,
+            time,
+            frames: frames.as_deref(),
+            variant,
+            targets: &target,
+            speed,
+            turn,
+            terrain: &terrain,
+        }),
+        Some(Command::Variants {
+            creature,
+            clip,
+            json,
+        }) => variants::variants(&creature, &clip, json),
+        Some(Command::Export { project, out }) => export::export(&project, &out),
+        Some(Command::Generate { seed, out }) => generate::generate(seed, &out),
+        Some(Command::Bench {
+            creatures,
+            threads,
+            frames,
+            only,
+            json,
+        }) => bench::bench(bench::BenchArgs {
+            creatures,
+            threads,
+            frames,
+            only,
+            json,
+        }),
     }
 }
 

@@ -4,10 +4,14 @@ pub mod atomic;
 pub mod clip_file;
 pub mod creature_file;
 mod error;
+pub mod gait_file;
 pub mod json;
+pub mod package_file;
 pub mod project_file;
 
 pub use clip_file::{clip_from_str, clip_to_string, load_clip, save_clip};
 pub use creature_file::{creature_from_str, creature_to_string, load_creature, save_creature};
 pub use error::{LoadError, SaveError};
+pub use gait_file::{gait_from_str, gait_to_string, load_gait, save_gait};
+pub use package_file::{Package, load_package, package_from_str, package_to_string, save_package};
 pub use project_file::{LoadedProject, Project, load_project, project_from_str, save_project};

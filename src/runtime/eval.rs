@@ -117,23 +117,71 @@ struct Track {
     rest: RestBody,
     mirrored: bool,
     target: TargetSource,
-    /// Valid as is when `target` is `None`; rebuilt each frame otherwise.
+    /// Valid as is when `target` is `None` and the ground is at 0; rebuilt each frame otherwise.
     frame: MotionFrame,
     owns_position: bool,
     owns_rotation: bool,
+}
+
+/// Nanoseconds spent in each stage of the pipeline, summed over the frames timed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StageTimes {
+    pub curves: u64,
+    pub specialize: u64,
+    pub blend: u64,
+    pub gait: u64,
+    pub ik: u64,
+    pub jiggle: u64,
+}
+
+impl StageTimes {
+    pub fn total(&self) -> u64 {
+        self.curves + self.specialize + self.blend + self.gait + self.ik + self.jiggle
+    }
+
+    pub fn add(&mut self, o: &StageTimes) {
+        self.curves += o.curves;
+        self.specialize += o.specialize;
+        self.blend += o.blend;
+        self.gait += o.gait;
+        self.ik += o.ik;
+        self.jiggle += o.jiggle;
+    }
+}
+
+/// Times stages only when asked, so untimed frames pay nothing for it.
+pub(crate) struct Stopwatch(Option<std::time::Instant>);
+
+impl Stopwatch {
+    pub(crate) fn start(enabled: bool) -> Self {
+        Stopwatch(enabled.then(std::time::Instant::now))
+    }
+
+    /// Adds the time since the last lap to `slot` and starts the next lap.
+    pub(crate) fn lap(&mut self, slot: &mut u64) {
+        if let Some(t) = self.0 {
+            let now = std::time::Instant::now();
+            *slot += u64::try_from((now - t).as_nanos()).unwrap_or(u64::MAX);
+            self.0 = Some(now);
+        }
+    }
 }
 
 /// A clip bound to a creature in one variant: the tracks to evaluate each frame.
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub variant: usize,
+    /// Sorted by channel priority (highest first), then clip order.
     tracks: Vec<Track>,
-    /// Per channel, this frame's samples (scratch reused across frames).
+    /// `tracks[tiers[i]..tiers[i + 1]]` share one priority.
+    tiers: Vec<usize>,
+    /// Per track, this frame's specialized pose.
+    track_poses: Vec<BodyPose>,
+    /// Per channel, this frame's samples and the curve cursors (scratch reused across frames).
     samples: Vec<ChannelSample>,
+    cursors: Vec<[usize; 4]>,
     position_sum: Vec<Vec3>,
     rotation_sum: Vec<Quat>,
-    /// Per body, the priority of the first channel that posed its position this frame.
-    posed_priority: Vec<i32>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -181,6 +229,8 @@ impl Plan {
         let mut position_owner: Vec<Option<&str>> = vec![None; n];
         let mut rotation_owner: Vec<Option<&str>> = vec![None; n];
         let mut tracks = Vec::new();
+        let mut tiers = Vec::new();
+        let mut tier_priority = None;
         for ch in evaluation_order(clip) {
             let channel = &clip.channels[ch];
             if channel.muted {
@@ -208,6 +258,10 @@ impl Plan {
                     && creature.side(body) == crate::runtime::creature::Side::Right;
                 let frame =
                     MotionFrame::new(&channel.mode, &rest, &Surroundings::default(), mirrored);
+                if tier_priority != Some(channel.priority) {
+                    tier_priority = Some(channel.priority);
+                    tiers.push(tracks.len());
+                }
                 tracks.push(Track {
                     channel: ch,
                     body,
@@ -220,13 +274,16 @@ impl Plan {
                 });
             }
         }
+        tiers.push(tracks.len());
         Some(Plan {
             variant,
+            track_poses: vec![BodyPose::IDENTITY; tracks.len()],
             tracks,
+            tiers,
             samples: vec![ChannelSample::default(); clip.channels.len()],
+            cursors: vec![[0; 4]; clip.channels.len()],
             position_sum: vec![Vec3::ZERO; n],
             rotation_sum: vec![Quat::IDENTITY; n],
-            posed_priority: vec![i32::MIN; n],
         })
     }
 
@@ -243,42 +300,95 @@ impl Plan {
         input: &EvalInput,
         goals: &mut Goals,
     ) {
+        self.evaluate_timed(clip, creature, input, goals, None);
+    }
+
+    /// [`Plan::evaluate`], adding the time of each stage to `times` when given.
+    pub fn evaluate_timed(
+        &mut self,
+        clip: &Clip,
+        creature: &Creature,
+        input: &EvalInput,
+        goals: &mut Goals,
+        times: Option<&mut StageTimes>,
+    ) {
+        let mut scratch = StageTimes::default();
+        let mut watch = Stopwatch::start(times.is_some());
         goals.clear();
-        let t = input.time_secs;
-        for (sample, channel) in self.samples.iter_mut().zip(&clip.channels) {
-            let weight = |c: &Option<crate::runtime::curve::KeyedCurve<f32>>| {
-                c.as_ref().and_then(|c| c.sample(t)).unwrap_or(1.0).max(0.0)
+        self.sample_curves(clip, input.time_secs);
+        watch.lap(&mut scratch.curves);
+        // Tier by tier: a tier's targets see only what higher-priority tiers posed, so equal
+        // priorities aiming at each other (a clap) behave symmetrically whatever their order.
+        for tier in 0..self.tiers.len().saturating_sub(1) {
+            let range = self.tiers[tier]..self.tiers[tier + 1];
+            self.specialize_tier(clip, creature, input, goals, range.clone());
+            watch.lap(&mut scratch.specialize);
+            self.blend_tier(clip, goals, range, input.time_secs);
+            watch.lap(&mut scratch.blend);
+        }
+        self.finish(goals);
+        watch.lap(&mut scratch.blend);
+        if let Some(t) = times {
+            t.add(&scratch);
+        }
+    }
+
+    fn sample_curves(&mut self, clip: &Clip, t: f32) {
+        for ((sample, channel), cursor) in self
+            .samples
+            .iter_mut()
+            .zip(&clip.channels)
+            .zip(&mut self.cursors)
+        {
+            let [cp, cr, cpw, crw] = cursor;
+            let weight = |c: &Option<crate::runtime::curve::KeyedCurve<f32>>, cur: &mut usize| {
+                c.as_ref()
+                    .and_then(|c| c.sample_with_cursor(t, cur))
+                    .unwrap_or(1.0)
+                    .max(0.0)
             };
             *sample = ChannelSample {
-                position: channel.position.as_ref().and_then(|c| c.sample(t)),
-                rotation: channel.rotation.as_ref().and_then(|c| c.sample(t)),
-                position_weight: weight(&channel.position_weight),
-                rotation_weight: weight(&channel.rotation_weight),
+                position: channel
+                    .position
+                    .as_ref()
+                    .and_then(|c| c.sample_with_cursor(t, cp)),
+                rotation: channel
+                    .rotation
+                    .as_ref()
+                    .and_then(|c| c.sample_with_cursor(t, cr)),
+                position_weight: weight(&channel.position_weight, cpw),
+                rotation_weight: weight(&channel.rotation_weight, crw),
             };
         }
-        self.posed_priority.fill(i32::MIN);
+    }
+
+    fn specialize_tier(
+        &mut self,
+        clip: &Clip,
+        creature: &Creature,
+        input: &EvalInput,
+        goals: &Goals,
+        range: std::ops::Range<usize>,
+    ) {
         let ground = input.ground_height;
-        let mut default_target = None;
-        for track in &mut self.tracks {
+        for i in range {
+            let track = &mut self.tracks[i];
             let channel = &clip.channels[track.channel];
             let sample = self.samples[track.channel];
             let target = match track.target {
                 TargetSource::None => None,
-                TargetSource::External(i) => {
-                    Some(input.external_targets.get(i).copied().unwrap_or_else(|| {
-                        *default_target.get_or_insert_with(|| default_external_target(creature))
-                    }))
-                }
-                // A body posed by a higher-priority channel is aimed at where it is going;
-                // otherwise at rest, so channels of equal priority aiming at each other (a
-                // clap) behave symmetrically whatever their order.
-                TargetSource::Body(b) => Some(
-                    if self.posed_priority[b] > channel.priority && goals.position_weight[b] > 0.0 {
-                        self.position_sum[b] / goals.position_weight[b]
-                    } else {
-                        creature.body(b).position
-                    },
+                TargetSource::External(i) => Some(
+                    input
+                        .external_targets
+                        .get(i)
+                        .copied()
+                        .unwrap_or_else(|| default_external_target(creature)),
                 ),
+                // Posed by a higher tier: aim where it is going; otherwise at its rest.
+                TargetSource::Body(b) => Some(match goals.position_weight[b] {
+                    w if w > 0.0 => self.position_sum[b] / w,
+                    _ => creature.body(b).position,
+                }),
             };
             if target.is_some() || ground != 0.0 {
                 track.frame = MotionFrame::new(
@@ -295,7 +405,22 @@ impl Plan {
                 position: sample.position.unwrap_or(Vec3::ZERO),
                 rotation: sample.rotation.unwrap_or(Quat::IDENTITY),
             };
-            let qs = track.frame.specialize(qg);
+            self.track_poses[i] = track.frame.specialize(qg);
+        }
+    }
+
+    fn blend_tier(
+        &mut self,
+        clip: &Clip,
+        goals: &mut Goals,
+        range: std::ops::Range<usize>,
+        t: f32,
+    ) {
+        for i in range {
+            let track = &self.tracks[i];
+            let channel = &clip.channels[track.channel];
+            let sample = self.samples[track.channel];
+            let qs = self.track_poses[i];
             let b = track.body;
             if track.owns_position && sample.position.is_some() && sample.position_weight > 0.0 {
                 let w = sample.position_weight;
@@ -304,7 +429,6 @@ impl Plan {
                 }
                 self.position_sum[b] += qs.position * w;
                 goals.position_weight[b] += w;
-                self.posed_priority[b] = self.posed_priority[b].max(channel.priority);
             }
             if track.owns_rotation && sample.rotation.is_some() && sample.rotation_weight > 0.0 {
                 let w = sample.rotation_weight;
@@ -322,7 +446,7 @@ impl Plan {
             }
             for (k, curve) in channel.deforms.values().enumerate() {
                 if let Some(value) = curve.sample(t) {
-                    goals.deforms.push(crate::runtime::eval::DeformValue {
+                    goals.deforms.push(DeformValue {
                         body: b,
                         channel: track.channel,
                         deform: k,
@@ -331,6 +455,10 @@ impl Plan {
                 }
             }
         }
+    }
+
+    /// Turns the weighted sums into goals.
+    fn finish(&mut self, goals: &mut Goals) {
         for b in 0..goals.len() {
             let w = goals.position_weight[b];
             if w > 0.0 {

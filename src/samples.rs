@@ -1,0 +1,126 @@
+//! The sample creatures and clips, built into the binary so `anymorph bench` and examples
+//! work from any folder. The files stay the source of truth; a test checks this list
+//! matches them.
+
+use crate::io::{LoadError, clip_from_str, creature_from_str};
+use crate::runtime::clip::Clip;
+use crate::runtime::creature::Creature;
+
+/// `(name, JSON)` of every sample creature.
+pub const CREATURES: &[(&str, &str)] = &[
+    (
+        "biped",
+        include_str!("../sample_creatures/biped.creature.json"),
+    ),
+    (
+        "bird",
+        include_str!("../sample_creatures/bird.creature.json"),
+    ),
+    (
+        "branching_leg",
+        include_str!("../sample_creatures/branching_leg.creature.json"),
+    ),
+    (
+        "centaur",
+        include_str!("../sample_creatures/centaur.creature.json"),
+    ),
+    (
+        "floater",
+        include_str!("../sample_creatures/floater.creature.json"),
+    ),
+    (
+        "four_armed",
+        include_str!("../sample_creatures/four_armed.creature.json"),
+    ),
+    (
+        "giant",
+        include_str!("../sample_creatures/giant.creature.json"),
+    ),
+    (
+        "hexapod",
+        include_str!("../sample_creatures/hexapod.creature.json"),
+    ),
+    (
+        "octopod",
+        include_str!("../sample_creatures/octopod.creature.json"),
+    ),
+    (
+        "quadruped",
+        include_str!("../sample_creatures/quadruped.creature.json"),
+    ),
+    (
+        "raptor",
+        include_str!("../sample_creatures/raptor.creature.json"),
+    ),
+    (
+        "scorpion",
+        include_str!("../sample_creatures/scorpion.creature.json"),
+    ),
+    (
+        "snake",
+        include_str!("../sample_creatures/snake.creature.json"),
+    ),
+    (
+        "tiny",
+        include_str!("../sample_creatures/tiny.creature.json"),
+    ),
+    (
+        "tripod",
+        include_str!("../sample_creatures/tripod.creature.json"),
+    ),
+    (
+        "twoheaded",
+        include_str!("../sample_creatures/twoheaded.creature.json"),
+    ),
+    (
+        "wavy_spine",
+        include_str!("../sample_creatures/wavy_spine.creature.json"),
+    ),
+];
+
+/// `(name, JSON)` of every sample clip.
+pub const CLIPS: &[(&str, &str)] = &[
+    ("clap", include_str!("../assets/clips/clap.clip.json")),
+    ("dance", include_str!("../assets/clips/dance.clip.json")),
+    (
+        "hand_to_mouth",
+        include_str!("../assets/clips/hand_to_mouth.clip.json"),
+    ),
+    (
+        "idle_breathe",
+        include_str!("../assets/clips/idle_breathe.clip.json"),
+    ),
+    (
+        "nod_lookat",
+        include_str!("../assets/clips/nod_lookat.clip.json"),
+    ),
+    (
+        "pass_fruit",
+        include_str!("../assets/clips/pass_fruit.clip.json"),
+    ),
+    ("pick_up", include_str!("../assets/clips/pick_up.clip.json")),
+    (
+        "reach_target",
+        include_str!("../assets/clips/reach_target.clip.json"),
+    ),
+    ("roar", include_str!("../assets/clips/roar.clip.json")),
+    ("wave", include_str!("../assets/clips/wave.clip.json")),
+];
+
+/// Every sample creature, parsed.
+pub fn creatures() -> Result<Vec<Creature>, LoadError> {
+    CREATURES
+        .iter()
+        .map(|(name, text)| {
+            creature_from_str(text, &format!("sample_creatures/{name}.creature.json"))
+        })
+        .collect()
+}
+
+/// Every sample clip, parsed.
+pub fn clips() -> Result<Vec<Clip>, LoadError> {
+    CLIPS
+        .iter()
+        .map(|(name, text)| clip_from_str(text, &format!("assets/clips/{name}.clip.json")))
+        .collect()
+}
