@@ -48,23 +48,23 @@ impl Default for JiggleTuning {
         JiggleTuning {
             enabled: true,
             frequency_by_cap: vec![
-                (Cap::Tail, 5.0),
-                (Cap::Other("antenna".into()), 6.0),
-                (Cap::Fin, 8.0),
-                (Cap::Ear, 9.0),
-                (Cap::Wing, 10.0),
-                (Cap::Mouth, 16.0),
-                (Cap::Head, 14.0),
-                (Cap::Spine, 16.0),
-                (Cap::Eye, 25.0),
+                (Cap::Tail, 8.0),
+                (Cap::Other("antenna".into()), 9.0),
+                (Cap::Fin, 11.0),
+                (Cap::Ear, 12.0),
+                (Cap::Wing, 12.0),
+                (Cap::Mouth, 20.0),
+                (Cap::Head, 18.0),
+                (Cap::Spine, 20.0),
+                (Cap::Eye, 30.0),
             ],
-            default_frequency: 12.0,
+            default_frequency: 15.0,
             heaviness_stiffening: 4.0,
             reference_size: 1.7,
-            damping_ratio: 0.7,
+            damping_ratio: 1.0,
             max_substep_secs: 1.0 / 120.0,
             max_dt_secs: 0.1,
-            max_angle: 0.8,
+            max_angle: 0.6,
             teleport_fraction: 0.5,
         }
     }
@@ -75,10 +75,12 @@ impl Default for JiggleTuning {
 struct State {
     /// Simulating last frame; a body that just lost its IK starts at rest.
     active: bool,
+    /// The point mass relative to the joint: small numbers keep their precision far from
+    /// the origin (a giant's mouth sits 5.5 m up on a 2 cm rod).
     mass: Vec3A,
     velocity: Vec3A,
-    /// Where the joint and the animated centre were last frame: a frame's steps move
-    /// them linearly from there.
+    /// Where the joint and the animated centre (relative to it) were last frame: a frame's
+    /// steps move them linearly from there.
     pivot: Vec3A,
     target: Vec3A,
     /// The swing off the animated pose in the parent's rest frame: the posed rotation is
@@ -95,6 +97,18 @@ impl State {
         target: Vec3A::ZERO,
         swing: Quat::IDENTITY,
     };
+
+    /// At rest on the animated pose.
+    fn at(pivot: Vec3A, arm: Vec3A) -> State {
+        State {
+            active: true,
+            mass: arm,
+            velocity: Vec3A::ZERO,
+            pivot,
+            target: arm,
+            swing: Quat::IDENTITY,
+        }
+    }
 }
 
 /// The jiggle simulation of one character. Deterministic: the same poses and frame times
@@ -203,56 +217,51 @@ impl Jiggles {
             let animated = parent_delta * self.rest_rotation[b];
             let arm = animated * self.centre_from_pivot[b];
             let length = arm.length();
-            let target = pivot + arm;
             let s = &mut self.state[b];
             let moved_far = !(s.pivot.distance(pivot) <= teleport);
             if !s.active || length < 1e-6 || (steps > 0 && moved_far) {
-                *s = State {
-                    active: true,
-                    mass: target,
-                    velocity: Vec3A::ZERO,
-                    pivot,
-                    target,
-                    swing: Quat::IDENTITY,
-                };
+                *s = State::at(pivot, arm);
             } else if steps > 0 {
                 let w = self.frequency[b];
                 let stiffness = w * w;
                 let damping = 2.0 * self.tuning.damping_ratio.max(0.0) * w;
                 let (pivot0, target0) = (s.pivot, s.target);
+                let mut at = pivot0;
+                let mut goal_before = target0;
                 for i in 1..=steps {
                     let f = i as f32 / steps as f32;
-                    let at = pivot0.lerp(pivot, f);
-                    let goal = target0.lerp(target, f);
+                    let next = pivot0.lerp(pivot, f);
+                    let goal = target0.lerp(arm, f);
+                    let shift = next - at;
+                    // How fast the animated pose itself moves: damping acts on motion
+                    // relative to it, so a body carried along steadily does not lag.
+                    let goal_velocity = (shift + goal - goal_before) / h;
+                    // The mass keeps its place in the world as the joint moves under it.
+                    let before = s.mass - shift;
+                    at = next;
+                    goal_before = goal;
                     // Implicit Euler on the damped spring: stable for any step.
-                    let v = (s.velocity + (goal - s.mass) * (h * stiffness)) / (1.0 + h * damping + h * h * stiffness);
-                    let free = s.mass + v * h;
-                    let rod = (free - at).try_normalize().unwrap_or((goal - at) / length);
-                    let placed = at + rod * length;
-                    s.velocity = (placed - s.mass) / h;
+                    let v = (s.velocity + (goal - before) * (h * stiffness) + goal_velocity * (h * damping))
+                        / (1.0 + h * damping + h * h * stiffness);
+                    let free = before + v * h;
+                    let placed = free.try_normalize().unwrap_or(goal / length) * length;
+                    s.velocity = (placed - before) / h;
                     s.mass = placed;
                 }
                 // Never swing past the limit from the animated pose.
-                let now = s.mass - pivot;
-                let cos = now.dot(arm) / (length * now.length()).max(1e-12);
+                let cos = s.mass.dot(arm) / (length * length);
                 if !(cos >= cos_max) {
-                    let limit = Quat::IDENTITY.slerp(arc(arm, now), self.tuning.max_angle / cos.clamp(-1.0, 1.0).acos().max(1e-6));
-                    s.mass = pivot + limit * arm;
+                    let angle = cos.clamp(-1.0, 1.0).acos().max(1e-6);
+                    let limit = Quat::IDENTITY.slerp(arc(arm, s.mass), self.tuning.max_angle / angle);
+                    s.mass = limit * arm;
                     s.velocity = Vec3A::ZERO;
                 }
                 s.pivot = pivot;
-                s.target = target;
-                let turn = arc(arm, s.mass - pivot);
+                s.target = arm;
+                let turn = arc(arm, s.mass);
                 s.swing = (parent_delta.conjugate() * turn * parent_delta).normalize();
                 if !s.swing.is_finite() || !s.mass.is_finite() || !s.velocity.is_finite() {
-                    *s = State {
-                        active: true,
-                        mass: target,
-                        velocity: Vec3A::ZERO,
-                        pivot,
-                        target,
-                        swing: Quat::IDENTITY,
-                    };
+                    *s = State::at(pivot, arm);
                 }
             }
             let rotation = (parent_delta * self.state[b].swing * self.rest_rotation[b]).normalize();
