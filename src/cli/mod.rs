@@ -7,6 +7,7 @@ mod export;
 mod generate;
 mod info;
 mod query;
+mod solve;
 mod variants;
 
 pub use eval::parse_frames;
@@ -91,6 +92,13 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Particle IK on the goals in a file; final body transforms (character space) as JSON.
+    Solve {
+        creature: PathBuf,
+        /// Goals: `{ "root": {...} (optional), "goals": [ { "body", "position", "rotation", "weight" } ] }`.
+        #[arg(long)]
+        goals: PathBuf,
+    },
     /// Microseconds per creature-frame, whole pipeline and per stage, over a mix of the
     /// sample creatures and clips.
     Bench {
@@ -162,6 +170,7 @@ fn run(cli: Cli) -> Result<()> {
             json,
         }) => variants::variants(&creature, &clip, json),
         Some(Command::Export { project, out }) => export::export(&project, &out),
+        Some(Command::Solve { creature, goals }) => solve::solve_cmd(&creature, &goals),
         Some(Command::Generate { seed, out }) => generate::generate(seed, &out),
         Some(Command::Bench {
             creatures,
