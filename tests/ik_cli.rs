@@ -95,3 +95,12 @@ fn bad_goal_files_name_the_file_and_the_field() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+#[test]
+fn the_format_doc_example_loads() {
+    let doc = std::fs::read_to_string(common::root().join("docs/FORMAT.md")).unwrap();
+    let section = doc.split("## Solve goals").nth(1).unwrap();
+    let block = section.split("```json").nth(1).unwrap().split("```").next().unwrap();
+    let goals = anymorph::cli::goals_from_str(block, "FORMAT.md", common::creature("biped")).unwrap();
+    assert_eq!(goals.bodies().count(), 3);
+}

@@ -12,6 +12,7 @@ mod variants;
 
 pub use eval::parse_frames;
 pub use info::creature_summary;
+pub use solve::goals_from_str;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};

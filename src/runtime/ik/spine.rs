@@ -318,10 +318,11 @@ pub(super) fn solve_spine(
     for &g in &plan.goal_slots {
         p.push(goals.joint[g as usize]);
     }
-    if plan.constraints.is_empty() {
-        return (0, 0.0);
-    }
     let mut weight = 0.0f32;
+    if plan.constraints.is_empty() {
+        // Nothing can move, but the record still says how folded the spine is.
+        return (0, buckling(plan, p, tuning));
+    }
     let mut passes = 0;
     let tolerance = plan.tolerance;
     for _ in 0..tuning.outer_iterations {
@@ -345,16 +346,22 @@ pub(super) fn solve_spine(
                 break;
             }
         }
-        let worst = plan
-            .buckle
-            .iter()
-            .map(|b| bend(p[b.r as usize], p[b.i as usize], p[b.c as usize]) - b.rest)
-            .fold(0.0f32, f32::max);
-        weight = weight.max(smoothstep(tuning.buckling_start, tuning.buckling_full, worst));
+        weight = weight.max(buckling(plan, p, tuning));
         // The last pass moved nothing and nothing buckled: further passes change nothing.
         if settled && weight == 0.0 {
             break;
         }
     }
     (passes, weight)
+}
+
+/// The buckling metric turned into the anti-buckling weight (0..1): how much more than at
+/// rest the most bent pair of neighbouring spine constraints folds.
+fn buckling(plan: &SpinePlan, p: &[Vec3A], tuning: &SpineTuning) -> f32 {
+    let worst = plan
+        .buckle
+        .iter()
+        .map(|b| bend(p[b.r as usize], p[b.i as usize], p[b.c as usize]) - b.rest)
+        .fold(0.0f32, f32::max);
+    smoothstep(tuning.buckling_start, tuning.buckling_full, worst)
 }
