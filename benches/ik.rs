@@ -40,7 +40,9 @@ fn goal_bodies(c: &Creature) -> Vec<BodyId> {
         .filter(|&b| c.body(b).has_cap(&Cap::Grasper) && !c.is_spine(b))
         .collect();
     v.extend(c.legs().iter().map(|l| l.foot));
-    if let Some(h) = (0..c.len()).find(|&b| c.is_spine(b) && c.body(b).has_cap(&Cap::Head) && b != c.root()) {
+    if let Some(h) =
+        (0..c.len()).find(|&b| c.is_spine(b) && c.body(b).has_cap(&Cap::Head) && b != c.root())
+    {
         v.push(h);
     }
     v.sort_unstable();
@@ -118,7 +120,11 @@ fn serial_chains(c: &Creature, g: &Goals) -> Vec<(Vec<Vec3>, Vec3)> {
             let mut bodies = vec![b];
             let mut at = b;
             while let Some(p) = c.parent(at) {
-                let stop = if c.is_spine(b) { p == c.root() } else { c.is_spine(p) };
+                let stop = if c.is_spine(b) {
+                    p == c.root()
+                } else {
+                    c.is_spine(p)
+                };
                 if stop {
                     break;
                 }
@@ -126,7 +132,10 @@ fn serial_chains(c: &Creature, g: &Goals) -> Vec<(Vec<Vec3>, Vec3)> {
                 at = p;
             }
             bodies.reverse();
-            (bodies.iter().map(|&x| c.pivot(x)).collect(), joint_goal(c, g, b))
+            (
+                bodies.iter().map(|&x| c.pivot(x)).collect(),
+                joint_goal(c, g, b),
+            )
         })
         .collect()
 }
@@ -137,7 +146,11 @@ fn bone_error(points: &[Vec3], rest: &[Vec3]) -> f32 {
         .zip(rest.windows(2))
         .map(|(p, r)| {
             let l = r[0].distance(r[1]);
-            if l > 1e-4 { (p[0].distance(p[1]) / l - 1.0).abs() } else { 0.0 }
+            if l > 1e-4 {
+                (p[0].distance(p[1]) / l - 1.0).abs()
+            } else {
+                0.0
+            }
         })
         .fold(0.0, f32::max)
 }
@@ -158,7 +171,10 @@ fn gv(v: rebirth_ik::Vec3) -> Vec3 {
 
 impl Fabrik {
     fn new(chains: &[(Vec<Vec3>, Vec3)]) -> Fabrik {
-        let rest: Vec<Vec<rebirth_ik::Vec3>> = chains.iter().map(|(p, _)| p.iter().map(|&x| rv(x)).collect()).collect();
+        let rest: Vec<Vec<rebirth_ik::Vec3>> = chains
+            .iter()
+            .map(|(p, _)| p.iter().map(|&x| rv(x)).collect())
+            .collect();
         let chains = chains
             .iter()
             .zip(&rest)
@@ -220,7 +236,10 @@ impl Jacobian {
                                 .into(),
                         );
                     } else {
-                        for (a, axis) in [Vector3::x_axis(), Vector3::y_axis(), Vector3::z_axis()].into_iter().enumerate() {
+                        for (a, axis) in [Vector3::x_axis(), Vector3::y_axis(), Vector3::z_axis()]
+                            .into_iter()
+                            .enumerate()
+                        {
                             let t = if a == 0 { d } else { Vec3::ZERO };
                             nodes.push(
                                 k::NodeBuilder::new()
@@ -258,7 +277,9 @@ impl Jacobian {
         for (arm, goal, dof) in &self.arms {
             arm.set_joint_positions_unchecked(&vec![0.0; *dof]);
             // A solve that does not converge within the budget leaves the rest pose.
-            let _ = self.solver.solve_with_constraints(arm, goal, &self.constraints);
+            let _ = self
+                .solver
+                .solve_with_constraints(arm, goal, &self.constraints);
         }
     }
 
@@ -347,7 +368,9 @@ fn bench(crit: &mut Criterion) {
         "  rebirth-ik FABRIK, {FABRIK_ITERATIONS} iterations: miss {fabrik_miss:.2e} m, bone {:.2}%",
         fabrik_bone * 100.0
     );
-    println!("  k Jacobian, up to {K_ITERATIONS} iterations: miss {jacobian_miss:.2e} m, bone 0% (joint angles)\n");
+    println!(
+        "  k Jacobian, up to {K_ITERATIONS} iterations: miss {jacobian_miss:.2e} m, bone 0% (joint angles)\n"
+    );
 
     let mut group = crit.benchmark_group("biped_vs_peers");
     group.warm_up_time(Duration::from_millis(500));

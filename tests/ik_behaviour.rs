@@ -43,11 +43,26 @@ fn a_mouth_goal_bends_the_spine_and_the_mouth_stays_on_its_head() {
         let mut g = Goals::new(c.len());
         g.set_position(mouth, goal, 1.0);
         let (pose, solver) = solve(c, &g);
-        assert!(pose[mouth].position.distance(goal) < 0.01 * c.size(), "{name}: mouth missed");
-        assert!(relative_turn(c, &pose, mouth) < 1e-4, "{name}: the mouth pivoted on its head");
-        assert!(pose[head].position.distance(c.body(head).position) > 0.02 * c.size(), "{name}: the head stayed");
+        assert!(
+            pose[mouth].position.distance(goal) < 0.01 * c.size(),
+            "{name}: mouth missed"
+        );
+        assert!(
+            relative_turn(c, &pose, mouth) < 1e-4,
+            "{name}: the mouth pivoted on its head"
+        );
+        assert!(
+            pose[head].position.distance(c.body(head).position) > 0.02 * c.size(),
+            "{name}: the head stayed"
+        );
         assert!(solver.has_ik()[mouth] && solver.has_ik()[head]);
-        assert!(solver.debug().particles.iter().any(|p| p.phase == IkPhase::Spine && p.body == head));
+        assert!(
+            solver
+                .debug()
+                .particles
+                .iter()
+                .any(|p| p.phase == IkPhase::Spine && p.body == head)
+        );
     }
 }
 
@@ -65,7 +80,11 @@ fn rotation_goals_turn_end_bodies_by_their_weight() {
         let (pose, _) = solve(c, &g);
         for b in [hand, head] {
             let off = rotation_angle_between(pose[b].rotation, c.body(b).rotation);
-            assert!((off - 0.6 * w).abs() < 0.02, "{} at weight {w}: {off}", c.body(b).name);
+            assert!(
+                (off - 0.6 * w).abs() < 0.02,
+                "{} at weight {w}: {off}",
+                c.body(b).name
+            );
         }
     }
 }
@@ -84,10 +103,18 @@ fn a_head_pulled_behind_the_back_is_held_by_anti_buckling() {
     let (pose, solver) = solve(c, &g);
     let d = solver.debug();
     assert!(d.buckling_weight > 0.0, "buckling not detected");
-    assert!(d.constraints.iter().any(|k| k.kind == ConstraintKind::AntiBuckling));
+    assert!(
+        d.constraints
+            .iter()
+            .any(|k| k.kind == ConstraintKind::AntiBuckling)
+    );
     assert!(pose.iter().all(BodyPose::is_finite));
     // The spine bends back but keeps its bodies in order: no constraint flips over.
-    for k in d.constraints.iter().filter(|k| k.kind == ConstraintKind::Bone && k.phase == IkPhase::Spine) {
+    for k in d
+        .constraints
+        .iter()
+        .filter(|k| k.kind == ConstraintKind::Bone && k.phase == IkPhase::Spine)
+    {
         assert!(k.length >= 0.89 * k.rest_length && k.length <= 1.21 * k.rest_length);
     }
 }
@@ -104,7 +131,12 @@ fn the_root_goes_where_its_goal_says_and_carries_the_rest_pose() {
         let (pose, _) = solve(c, &g);
         for (b, body) in c.bodies().iter().enumerate() {
             let expected = at + turn * (body.position - c.body(root).position);
-            assert!(pose[b].position.distance(expected) < 1e-4 * c.size(), "{} {}", c.name(), body.name);
+            assert!(
+                pose[b].position.distance(expected) < 1e-4 * c.size(),
+                "{} {}",
+                c.name(),
+                body.name
+            );
         }
     }
 }
@@ -113,7 +145,11 @@ fn the_root_goes_where_its_goal_says_and_carries_the_rest_pose() {
 fn the_debug_record_shows_both_phases() {
     let c = common::creature("biped");
     let mut g = Goals::new(c.len());
-    for (name, offset) in [("hand_l", Vec3::new(0.0, 0.3, 0.4)), ("foot_r", Vec3::new(0.0, 0.2, 0.1)), ("head", Vec3::new(0.0, -0.05, 0.1))] {
+    for (name, offset) in [
+        ("hand_l", Vec3::new(0.0, 0.3, 0.4)),
+        ("foot_r", Vec3::new(0.0, 0.2, 0.1)),
+        ("head", Vec3::new(0.0, -0.05, 0.1)),
+    ] {
         let b = c.find(name).unwrap();
         g.set_position(b, c.body(b).position + offset, 1.0);
     }
@@ -121,9 +157,21 @@ fn the_debug_record_shows_both_phases() {
     let d = solver.debug();
     assert!(d.particles.iter().any(|p| p.phase == IkPhase::Spine));
     assert!(d.particles.iter().any(|p| p.phase == IkPhase::Limb));
-    assert!(d.constraints.iter().any(|k| k.kind == ConstraintKind::SimplifiedLimb));
-    assert!(d.constraints.iter().any(|k| k.kind == ConstraintKind::Bone && k.phase == IkPhase::Limb));
-    assert!(d.constraints.iter().all(|k| k.a < d.particles.len() && k.b < d.particles.len()));
+    assert!(
+        d.constraints
+            .iter()
+            .any(|k| k.kind == ConstraintKind::SimplifiedLimb)
+    );
+    assert!(
+        d.constraints
+            .iter()
+            .any(|k| k.kind == ConstraintKind::Bone && k.phase == IkPhase::Limb)
+    );
+    assert!(
+        d.constraints
+            .iter()
+            .all(|k| k.a < d.particles.len() && k.b < d.particles.len())
+    );
     assert!(d.iterations[0] > 0 && d.iterations[1] > 0);
     assert!(d.phase_error[1] < 1e-3, "{:?}", d.phase_error);
 }
@@ -133,13 +181,62 @@ fn forked_hand() -> Creature {
     use anymorph::runtime::creature::{Cap, CreatureBuilder};
     let mut b = CreatureBuilder::new("forked");
     let v = Vec3::new;
-    b.bone("body", None, &[Cap::Root, Cap::Spine], v(0.0, 1.0, 0.0), v(0.0, 1.4, 0.0), 0.1)
-        .bone("arm", Some("body"), &[Cap::Limb], v(0.1, 1.3, 0.0), v(0.4, 1.3, 0.0), 0.03)
-        .bone("hand", Some("arm"), &[Cap::Grasper], v(0.4, 1.3, 0.0), v(0.5, 1.3, 0.0), 0.03)
-        .bone("finger_a", Some("hand"), &[Cap::Limb], v(0.5, 1.3, 0.03), v(0.6, 1.3, 0.03), 0.01)
-        .bone("tip_a", Some("finger_a"), &[Cap::Limb], v(0.6, 1.3, 0.03), v(0.66, 1.3, 0.03), 0.01)
-        .bone("finger_b", Some("hand"), &[Cap::Limb], v(0.5, 1.3, -0.03), v(0.6, 1.3, -0.03), 0.01)
-        .bone("tip_b", Some("finger_b"), &[Cap::Limb], v(0.6, 1.3, -0.03), v(0.66, 1.3, -0.03), 0.01);
+    b.bone(
+        "body",
+        None,
+        &[Cap::Root, Cap::Spine],
+        v(0.0, 1.0, 0.0),
+        v(0.0, 1.4, 0.0),
+        0.1,
+    )
+    .bone(
+        "arm",
+        Some("body"),
+        &[Cap::Limb],
+        v(0.1, 1.3, 0.0),
+        v(0.4, 1.3, 0.0),
+        0.03,
+    )
+    .bone(
+        "hand",
+        Some("arm"),
+        &[Cap::Grasper],
+        v(0.4, 1.3, 0.0),
+        v(0.5, 1.3, 0.0),
+        0.03,
+    )
+    .bone(
+        "finger_a",
+        Some("hand"),
+        &[Cap::Limb],
+        v(0.5, 1.3, 0.03),
+        v(0.6, 1.3, 0.03),
+        0.01,
+    )
+    .bone(
+        "tip_a",
+        Some("finger_a"),
+        &[Cap::Limb],
+        v(0.6, 1.3, 0.03),
+        v(0.66, 1.3, 0.03),
+        0.01,
+    )
+    .bone(
+        "finger_b",
+        Some("hand"),
+        &[Cap::Limb],
+        v(0.5, 1.3, -0.03),
+        v(0.6, 1.3, -0.03),
+        0.01,
+    )
+    .bone(
+        "tip_b",
+        Some("finger_b"),
+        &[Cap::Limb],
+        v(0.6, 1.3, -0.03),
+        v(0.66, 1.3, -0.03),
+        0.01,
+    );
     b.build().unwrap()
 }
 
@@ -155,11 +252,20 @@ fn sibling_ik_children_are_held_by_cross_constraints() {
         g.set_rotation(b, turn * c.body(b).rotation, 1.0);
     }
     let (pose, solver) = solve(&c, &g);
-    assert!(solver.debug().constraints.iter().any(|k| k.kind == ConstraintKind::Cross));
+    assert!(
+        solver
+            .debug()
+            .constraints
+            .iter()
+            .any(|k| k.kind == ConstraintKind::Cross)
+    );
     for name in ["tip_a", "tip_b"] {
         let b = c.find(name).unwrap();
         let (goal, _) = g.position(b).unwrap();
-        assert!(pose[b].position.distance(goal) < 0.01 * c.limb_length(b), "{name}");
+        assert!(
+            pose[b].position.distance(goal) < 0.01 * c.limb_length(b),
+            "{name}"
+        );
     }
     // The fork turned as a whole: the hand's frame comes from its two finger axes.
     let hand = c.find("hand").unwrap();

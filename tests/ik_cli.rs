@@ -32,11 +32,20 @@ fn run(creature: &Path, goals_json: &str) -> (bool, String, String) {
 }
 
 fn body<'a>(doc: &'a Value, name: &str) -> &'a Value {
-    doc["bodies"].as_array().unwrap().iter().find(|b| b["name"] == name).unwrap()
+    doc["bodies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == name)
+        .unwrap()
 }
 
 fn vec(v: &Value) -> Vec<f64> {
-    v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
 }
 
 #[test]
@@ -56,10 +65,14 @@ fn solve_prints_every_body_and_reaches_a_reachable_goal() {
         assert_eq!(vec(&b["rotation"]).len(), 4);
     }
     let hand = vec(&body(&doc, "hand_l")["position"]);
-    let miss = ((hand[0] - 0.35).powi(2) + (hand[1] - 1.1).powi(2) + (hand[2] - 0.3).powi(2)).sqrt();
+    let miss =
+        ((hand[0] - 0.35).powi(2) + (hand[1] - 1.1).powi(2) + (hand[2] - 0.3).powi(2)).sqrt();
     assert!(miss < 1e-3, "hand missed by {miss}");
     let pelvis = vec(&body(&doc, "pelvis")["position"]);
-    assert!((pelvis[1] - 0.97).abs() < 1e-6 && (pelvis[2] - 0.05).abs() < 1e-6, "{pelvis:?}");
+    assert!(
+        (pelvis[1] - 0.97).abs() < 1e-6 && (pelvis[2] - 0.05).abs() < 1e-6,
+        "{pelvis:?}"
+    );
 }
 
 #[test]
@@ -70,7 +83,9 @@ fn a_missing_root_means_the_rest_pose() {
     let creature = common::creature("biped");
     for (i, b) in creature.bodies().iter().enumerate() {
         let p = vec(&doc["bodies"][i]["position"]);
-        let d = (p[0] - f64::from(b.position.x)).abs() + (p[1] - f64::from(b.position.y)).abs() + (p[2] - f64::from(b.position.z)).abs();
+        let d = (p[0] - f64::from(b.position.x)).abs()
+            + (p[1] - f64::from(b.position.y)).abs()
+            + (p[2] - f64::from(b.position.z)).abs();
         assert!(d < 1e-5, "{}", b.name);
     }
 }
@@ -78,20 +93,47 @@ fn a_missing_root_means_the_rest_pose() {
 #[test]
 fn bad_goal_files_name_the_file_and_the_field() {
     for (json, expect) in [
-        (r#"{ "goals": [ { "body": "hand_x", "position": [0, 1, 0] } ] }"#, "goals[0].body: no body named \"hand_x\""),
-        (r#"{ "goals": [ { "body": "hand_l", "position": [0, 1, 0], "weight": 1.5 } ] }"#, "goals[0].weight: must be in (0, 1]"),
-        (r#"{ "goals": [ { "body": "hand_l", "position": [0, 1, 0], "weight": 0 } ] }"#, "goals[0].weight"),
-        (r#"{ "goals": [ { "body": "hand_l", "position": [0, NaN, 0] } ] }"#, "line 1, column"),
-        (r#"{ "goals": [ { "body": "hand_l", "position": [0, 1e999, 0] } ] }"#, "line 1, column"),
-        (r#"{ "goals": [ { "body": "hand_l", "position": [0, "x", 0] } ] }"#, "goals[0].position"),
-        (r#"{ "goals": [ { "body": "hand_l", "rotation": [0, 0, 0, 0] } ] }"#, "goals[0].rotation"),
-        (r#"{ "goals": [ { "body": "hand_l" } ] }"#, "goals[0]: a goal needs"),
+        (
+            r#"{ "goals": [ { "body": "hand_x", "position": [0, 1, 0] } ] }"#,
+            "goals[0].body: no body named \"hand_x\"",
+        ),
+        (
+            r#"{ "goals": [ { "body": "hand_l", "position": [0, 1, 0], "weight": 1.5 } ] }"#,
+            "goals[0].weight: must be in (0, 1]",
+        ),
+        (
+            r#"{ "goals": [ { "body": "hand_l", "position": [0, 1, 0], "weight": 0 } ] }"#,
+            "goals[0].weight",
+        ),
+        (
+            r#"{ "goals": [ { "body": "hand_l", "position": [0, NaN, 0] } ] }"#,
+            "line 1, column",
+        ),
+        (
+            r#"{ "goals": [ { "body": "hand_l", "position": [0, 1e999, 0] } ] }"#,
+            "line 1, column",
+        ),
+        (
+            r#"{ "goals": [ { "body": "hand_l", "position": [0, "x", 0] } ] }"#,
+            "goals[0].position",
+        ),
+        (
+            r#"{ "goals": [ { "body": "hand_l", "rotation": [0, 0, 0, 0] } ] }"#,
+            "goals[0].rotation",
+        ),
+        (
+            r#"{ "goals": [ { "body": "hand_l" } ] }"#,
+            "goals[0]: a goal needs",
+        ),
         (r#"{ "root": 3 }"#, "root: expected an object"),
         (r#"[1, 2]"#, "(document)"),
     ] {
         let (ok, stdout, stderr) = run(&biped(), json);
         assert!(!ok, "{json} should fail, printed {stdout}");
-        assert!(stderr.contains("goals.json") && stderr.contains(expect), "{json}: {stderr}");
+        assert!(
+            stderr.contains("goals.json") && stderr.contains(expect),
+            "{json}: {stderr}"
+        );
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
@@ -100,7 +142,14 @@ fn bad_goal_files_name_the_file_and_the_field() {
 fn the_format_doc_example_loads() {
     let doc = std::fs::read_to_string(common::root().join("docs/FORMAT.md")).unwrap();
     let section = doc.split("## Solve goals").nth(1).unwrap();
-    let block = section.split("```json").nth(1).unwrap().split("```").next().unwrap();
-    let goals = anymorph::cli::goals_from_str(block, "FORMAT.md", common::creature("biped")).unwrap();
+    let block = section
+        .split("```json")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let goals =
+        anymorph::cli::goals_from_str(block, "FORMAT.md", common::creature("biped")).unwrap();
     assert_eq!(goals.bodies().count(), 3);
 }

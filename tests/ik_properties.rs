@@ -258,7 +258,8 @@ fn the_same_goals_give_the_same_pose_whatever_came_before() {
         solver.solve(c, &fixed, &mut out);
         for (b, (x, y)) in out.iter().zip(&fresh).enumerate() {
             assert!(
-                x.position.distance(y.position) <= 1e-5 && x.rotation.dot(y.rotation).abs() >= 1.0 - 1e-6,
+                x.position.distance(y.position) <= 1e-5
+                    && x.rotation.dot(y.rotation).abs() >= 1.0 - 1e-6,
                 "{} {}",
                 c.name(),
                 c.body(b).name

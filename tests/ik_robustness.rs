@@ -32,11 +32,24 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
     fn vec(&mut self, scale: f32) -> Vec3 {
-        Vec3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0)) * scale
+        Vec3::new(
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+        ) * scale
     }
     fn rotation(&mut self) -> Quat {
-        let q = Quat::from_xyzw(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
-        if q.length() > 1e-3 { q.normalize() } else { Quat::IDENTITY }
+        let q = Quat::from_xyzw(
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+        );
+        if q.length() > 1e-3 {
+            q.normalize()
+        } else {
+            Quat::IDENTITY
+        }
     }
 }
 
@@ -62,13 +75,43 @@ fn zero_length_creature() -> Creature {
         def("pelvis", None, &[Cap::Root, Cap::Spine], y, y),
         def("spine_1", Some("pelvis"), &[Cap::Spine], y, y),
         def("spine_2", Some("spine_1"), &[Cap::Spine], y, y * 1.2),
-        def("head", Some("spine_2"), &[Cap::Spine, Cap::Head], y * 1.4, y * 1.4),
+        def(
+            "head",
+            Some("spine_2"),
+            &[Cap::Spine, Cap::Head],
+            y * 1.4,
+            y * 1.4,
+        ),
         def("mouth", Some("head"), &[Cap::Mouth], y * 1.4, y * 1.4),
         def("arm", Some("spine_2"), &[Cap::Limb], y * 1.3, y * 1.3),
-        def("forearm", Some("arm"), &[Cap::Limb], y * 1.3, Vec3::new(0.2, 1.3, 0.0)),
-        def("hand", Some("forearm"), &[Cap::Grasper], Vec3::new(0.4, 1.3, 0.0), Vec3::new(0.4, 1.3, 0.0)),
-        def("finger_a", Some("hand"), &[Cap::Limb], Vec3::new(0.4, 1.3, 0.0), Vec3::new(0.45, 1.3, 0.0)),
-        def("finger_b", Some("hand"), &[Cap::Limb], Vec3::new(0.4, 1.3, 0.0), Vec3::new(0.45, 1.3, 0.0)),
+        def(
+            "forearm",
+            Some("arm"),
+            &[Cap::Limb],
+            y * 1.3,
+            Vec3::new(0.2, 1.3, 0.0),
+        ),
+        def(
+            "hand",
+            Some("forearm"),
+            &[Cap::Grasper],
+            Vec3::new(0.4, 1.3, 0.0),
+            Vec3::new(0.4, 1.3, 0.0),
+        ),
+        def(
+            "finger_a",
+            Some("hand"),
+            &[Cap::Limb],
+            Vec3::new(0.4, 1.3, 0.0),
+            Vec3::new(0.45, 1.3, 0.0),
+        ),
+        def(
+            "finger_b",
+            Some("hand"),
+            &[Cap::Limb],
+            Vec3::new(0.4, 1.3, 0.0),
+            Vec3::new(0.45, 1.3, 0.0),
+        ),
         def("thigh", Some("pelvis"), &[Cap::Limb], y, y * 0.5),
         def("shin", Some("thigh"), &[Cap::Limb], Vec3::ZERO, Vec3::ZERO),
         def("foot", Some("shin"), &[Cap::Foot], Vec3::ZERO, Vec3::ZERO),
@@ -126,7 +169,11 @@ fn a_hundred_thousand_random_goal_sets_give_finite_poses() {
             let mut placed = Vec::new();
             for _ in 0..1 + rng.index(6) {
                 let b = rng.index(c.len());
-                let weight = if rng.unit() < 0.5 { 1.0 } else { rng.range(1e-6, 1.0) };
+                let weight = if rng.unit() < 0.5 {
+                    1.0
+                } else {
+                    rng.range(1e-6, 1.0)
+                };
                 if rng.unit() < 0.8 {
                     let p = goal_position(c, b, &placed, &mut rng);
                     placed.push(p);
@@ -147,7 +194,11 @@ fn a_hundred_thousand_random_goal_sets_give_finite_poses() {
                 );
             }
             let d = solver.debug();
-            assert!(d.particles.iter().all(|p| p.position.is_finite()), "{} debug", c.name());
+            assert!(
+                d.particles.iter().all(|p| p.position.is_finite()),
+                "{} debug",
+                c.name()
+            );
             assert!(d.buckling_weight.is_finite() && (0.0..=1.0).contains(&d.buckling_weight));
         }
     }

@@ -35,14 +35,17 @@ fn goals_at(c: &Creature, t: f32) -> Goals {
     );
     g.set_rotation(
         root,
-        Quat::from_rotation_y((t * 2.5).sin() * 0.5) * Quat::from_rotation_z((t * 4.0).cos() * 0.2) * c.body(root).rotation,
+        Quat::from_rotation_y((t * 2.5).sin() * 0.5)
+            * Quat::from_rotation_z((t * 4.0).cos() * 0.2)
+            * c.body(root).rotation,
         1.0,
     );
     for b in 0..c.len() {
         let body = c.body(b);
         if !c.is_spine(b) && (body.has_cap(&Cap::Grasper) || body.has_cap(&Cap::Foot)) {
             let l = c.limb_length(b).max(0.05 * s);
-            let wave = Vec3::new(0.0, (t * 6.0 + b as f32).sin(), (t * 4.0 + b as f32).cos()) * 0.3 * l;
+            let wave =
+                Vec3::new(0.0, (t * 6.0 + b as f32).sin(), (t * 4.0 + b as f32).cos()) * 0.3 * l;
             g.set_position(b, body.position + wave, 1.0);
         }
     }
@@ -63,7 +66,13 @@ fn jiggles_never_move_a_body_with_ik() {
             let b = off.run(c, &g, DT).to_vec();
             for (body, &ik) in on.has_ik().iter().enumerate() {
                 if ik {
-                    assert_eq!(a[body], b[body], "{} {} frame {i}", c.name(), c.body(body).name);
+                    assert_eq!(
+                        a[body],
+                        b[body],
+                        "{} {} frame {i}",
+                        c.name(),
+                        c.body(body).name
+                    );
                 }
             }
         }
@@ -106,7 +115,8 @@ fn the_same_frames_give_the_same_jiggles() {
 fn assert_near(c: &Creature, a: &[BodyPose], b: &[BodyPose], what: &str) {
     for (i, (x, y)) in a.iter().zip(b).enumerate() {
         assert!(
-            x.position.distance(y.position) < 1e-3 * c.size() && rotation_angle_between(x.rotation, y.rotation) < 2e-3,
+            x.position.distance(y.position) < 1e-3 * c.size()
+                && rotation_angle_between(x.rotation, y.rotation) < 2e-3,
             "{} {}: {what}",
             c.name(),
             c.body(i).name
@@ -176,7 +186,8 @@ fn random_motion_huge_steps_and_teleports_stay_finite_and_bounded() {
             for (b, (p, r)) in pose.iter().zip(&rigid).enumerate() {
                 assert!(p.is_finite(), "{} {} frame {i}", c.name(), c.body(b).name);
                 assert!(
-                    rotation_angle_between(p.rotation, r.rotation) <= tuning.jiggle.max_angle * 8.0 + 1e-3,
+                    rotation_angle_between(p.rotation, r.rotation)
+                        <= tuning.jiggle.max_angle * 8.0 + 1e-3,
                     "{} {} swung too far",
                     c.name(),
                     c.body(b).name

@@ -50,7 +50,12 @@ pub fn goals_from_str(text: &str, path: &str, creature: &Creature) -> Result<Goa
         path: path.into(),
         line: e.line(),
         column: e.column(),
-        message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
+        message: e
+            .to_string()
+            .split(" at line ")
+            .next()
+            .unwrap_or_default()
+            .to_string(),
     })?;
     let Value::Object(doc) = value else {
         return Err(field("(document)".into(), "expected a JSON object".into()));
@@ -61,8 +66,10 @@ pub fn goals_from_str(text: &str, path: &str, creature: &Creature) -> Result<Goa
         Some(Value::Object(root)) => {
             let r = creature.root();
             let rest = creature.body(r);
-            let position = optional_vec3(root, "position", "root", &field)?.unwrap_or(rest.position);
-            let rotation = optional_quat(root, "rotation", "root", &field)?.unwrap_or(rest.rotation);
+            let position =
+                optional_vec3(root, "position", "root", &field)?.unwrap_or(rest.position);
+            let rotation =
+                optional_quat(root, "rotation", "root", &field)?.unwrap_or(rest.rotation);
             goals.set_position(r, position, 1.0);
             goals.set_rotation(r, rotation, 1.0);
         }
@@ -85,20 +92,30 @@ pub fn goals_from_str(text: &str, path: &str, creature: &Creature) -> Result<Goa
         let Some(body) = creature.find(name) else {
             return Err(field(
                 format!("{at}.body"),
-                format!("no body named \"{name}\" in creature \"{}\"", creature.name()),
+                format!(
+                    "no body named \"{name}\" in creature \"{}\"",
+                    creature.name()
+                ),
             ));
         };
         let weight = match g.get("weight") {
             None | Some(Value::Null) => 1.0,
-            Some(v) => number(v).ok_or_else(|| field(format!("{at}.weight"), "expected a number".into()))?,
+            Some(v) => number(v)
+                .ok_or_else(|| field(format!("{at}.weight"), "expected a number".into()))?,
         };
         if !(weight > 0.0 && weight <= 1.0) {
-            return Err(field(format!("{at}.weight"), format!("must be in (0, 1], found {weight}")));
+            return Err(field(
+                format!("{at}.weight"),
+                format!("must be in (0, 1], found {weight}"),
+            ));
         }
         let position = optional_vec3(g, "position", &at, &field)?;
         let rotation = optional_quat(g, "rotation", &at, &field)?;
         if position.is_none() && rotation.is_none() {
-            return Err(field(at, "a goal needs a position, a rotation or both".into()));
+            return Err(field(
+                at,
+                "a goal needs a position, a rotation or both".into(),
+            ));
         }
         if let Some(p) = position {
             goals.set_position(body, p, weight);
@@ -128,11 +145,17 @@ fn numbers<const N: usize>(v: &Value) -> Option<[f32; N]> {
 
 type FieldError<'a> = dyn Fn(String, String) -> LoadError + 'a;
 
-fn optional_vec3(obj: &Map<String, Value>, key: &str, at: &str, field: &FieldError) -> Result<Option<Vec3>, LoadError> {
+fn optional_vec3(
+    obj: &Map<String, Value>,
+    key: &str,
+    at: &str,
+    field: &FieldError,
+) -> Result<Option<Vec3>, LoadError> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => {
-            let a = numbers::<3>(v).ok_or_else(|| field(format!("{at}.{key}"), "expected [x, y, z] or null".into()))?;
+            let a = numbers::<3>(v)
+                .ok_or_else(|| field(format!("{at}.{key}"), "expected [x, y, z] or null".into()))?;
             if a.iter().all(|x| x.is_finite()) {
                 Ok(Some(Vec3::from_array(a)))
             } else {
@@ -142,17 +165,30 @@ fn optional_vec3(obj: &Map<String, Value>, key: &str, at: &str, field: &FieldErr
     }
 }
 
-fn optional_quat(obj: &Map<String, Value>, key: &str, at: &str, field: &FieldError) -> Result<Option<Quat>, LoadError> {
+fn optional_quat(
+    obj: &Map<String, Value>,
+    key: &str,
+    at: &str,
+    field: &FieldError,
+) -> Result<Option<Quat>, LoadError> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => {
-            let a = numbers::<4>(v).ok_or_else(|| field(format!("{at}.{key}"), "expected [x, y, z, w] or null".into()))?;
+            let a = numbers::<4>(v).ok_or_else(|| {
+                field(
+                    format!("{at}.{key}"),
+                    "expected [x, y, z, w] or null".into(),
+                )
+            })?;
             let q = Quat::from_array(a);
             let len = q.length();
             if !a.iter().all(|x| x.is_finite()) || !len.is_finite() {
                 Err(field(format!("{at}.{key}"), format!("not finite: {a:?}")))
             } else if len < 1e-6 {
-                Err(field(format!("{at}.{key}"), "a rotation must not be the zero quaternion".into()))
+                Err(field(
+                    format!("{at}.{key}"),
+                    "a rotation must not be the zero quaternion".into(),
+                ))
             } else {
                 Ok(Some(q / len))
             }

@@ -133,9 +133,15 @@ pub struct Jiggles {
 impl Jiggles {
     pub fn new(creature: &Creature, tuning: &JiggleTuning) -> Jiggles {
         let n = creature.len();
-        let rest_rotation: Vec<Quat> = creature.bodies().iter().map(|b| b.rotation.normalize()).collect();
+        let rest_rotation: Vec<Quat> = creature
+            .bodies()
+            .iter()
+            .map(|b| b.rotation.normalize())
+            .collect();
         let inv_rest_rotation: Vec<Quat> = rest_rotation.iter().map(|q| q.conjugate()).collect();
-        let parent: Vec<u32> = (0..n).map(|b| creature.parent(b).map_or(u32::MAX, |p| p as u32)).collect();
+        let parent: Vec<u32> = (0..n)
+            .map(|b| creature.parent(b).map_or(u32::MAX, |p| p as u32))
+            .collect();
         let pivot_from_parent = (0..n)
             .map(|b| match creature.parent(b) {
                 Some(p) => Vec3A::from(creature.pivot(b) - creature.body(p).position),
@@ -143,7 +149,9 @@ impl Jiggles {
             })
             .collect();
         let centre_from_pivot = (0..n)
-            .map(|b| inv_rest_rotation[b] * Vec3A::from(creature.body(b).position - creature.pivot(b)))
+            .map(|b| {
+                inv_rest_rotation[b] * Vec3A::from(creature.body(b).position - creature.pivot(b))
+            })
             .collect();
         let mut j = Jiggles {
             state: vec![State::REST; n],
@@ -164,7 +172,9 @@ impl Jiggles {
     /// Adopts a new tuning (frequencies are derived from it per body).
     pub fn set_tuning(&mut self, creature: &Creature, tuning: &JiggleTuning) {
         self.tuning = tuning.clone();
-        let scale = (tuning.reference_size / self.size.max(1e-6)).sqrt().clamp(0.25, 4.0);
+        let scale = (tuning.reference_size / self.size.max(1e-6))
+            .sqrt()
+            .clamp(0.25, 4.0);
         for (b, body) in creature.bodies().iter().enumerate() {
             let base = tuning
                 .frequency_by_cap
@@ -174,7 +184,11 @@ impl Jiggles {
             let e = body.half_extents * 2.0;
             let heaviness = (e.x * e.y * e.z).max(0.0).cbrt() / self.size.max(1e-6);
             let f = base * (1.0 + tuning.heaviness_stiffening * heaviness) * scale;
-            self.frequency[b] = if f.is_finite() { f.clamp(0.1, 200.0) } else { 10.0 };
+            self.frequency[b] = if f.is_finite() {
+                f.clamp(0.1, 200.0)
+            } else {
+                10.0
+            };
         }
     }
 
@@ -196,9 +210,17 @@ impl Jiggles {
             self.reset();
             return;
         }
-        let dt = if dt_secs.is_finite() { dt_secs.clamp(0.0, self.tuning.max_dt_secs.max(0.0)) } else { 0.0 };
+        let dt = if dt_secs.is_finite() {
+            dt_secs.clamp(0.0, self.tuning.max_dt_secs.max(0.0))
+        } else {
+            0.0
+        };
         let h_max = self.tuning.max_substep_secs.max(1e-4);
-        let steps = if dt > 0.0 { (dt / h_max).ceil().clamp(1.0, 1000.0) as u32 } else { 0 };
+        let steps = if dt > 0.0 {
+            (dt / h_max).ceil().clamp(1.0, 1000.0) as u32
+        } else {
+            0
+        };
         let h = if steps > 0 { dt / steps as f32 } else { 0.0 };
         let teleport = self.tuning.teleport_fraction * self.size;
         let cos_max = self.tuning.max_angle.clamp(0.0, std::f32::consts::PI).cos();
@@ -218,7 +240,8 @@ impl Jiggles {
             let arm = animated * self.centre_from_pivot[b];
             let length = arm.length();
             let s = &mut self.state[b];
-            let moved_far = !(s.pivot.distance(pivot) <= teleport);
+            let jump = s.pivot.distance(pivot);
+            let moved_far = jump.is_nan() || jump > teleport;
             if !s.active || length < 1e-6 || (steps > 0 && moved_far) {
                 *s = State::at(pivot, arm);
             } else if steps > 0 {
@@ -241,7 +264,9 @@ impl Jiggles {
                     at = next;
                     goal_before = goal;
                     // Implicit Euler on the damped spring: stable for any step.
-                    let v = (s.velocity + (goal - before) * (h * stiffness) + goal_velocity * (h * damping))
+                    let v = (s.velocity
+                        + (goal - before) * (h * stiffness)
+                        + goal_velocity * (h * damping))
                         / (1.0 + h * damping + h * h * stiffness);
                     let free = before + v * h;
                     let placed = free.try_normalize().unwrap_or(goal / length) * length;
@@ -250,9 +275,10 @@ impl Jiggles {
                 }
                 // Never swing past the limit from the animated pose.
                 let cos = s.mass.dot(arm) / (length * length);
-                if !(cos >= cos_max) {
+                if cos.is_nan() || cos < cos_max {
                     let angle = cos.clamp(-1.0, 1.0).acos().max(1e-6);
-                    let limit = Quat::IDENTITY.slerp(arc(arm, s.mass), self.tuning.max_angle / angle);
+                    let limit =
+                        Quat::IDENTITY.slerp(arc(arm, s.mass), self.tuning.max_angle / angle);
                     s.mass = limit * arm;
                     s.velocity = Vec3A::ZERO;
                 }

@@ -74,7 +74,10 @@ pub(super) fn compile(constraints: &[Constraint], still: &[bool]) -> Vec<Op> {
         if still[q as usize] {
             continue;
         }
-        let touching: Vec<&Constraint> = constraints.iter().filter(|c| c.a == q || c.b == q).collect();
+        let touching: Vec<&Constraint> = constraints
+            .iter()
+            .filter(|c| c.a == q || c.b == q)
+            .collect();
         let bones: Vec<&&Constraint> = touching.iter().filter(|c| fixed_length(c)).collect();
         let all_anchored = touching.iter().all(|c| still[other(c, q) as usize]);
         if bones.len() == 2 && all_anchored {
@@ -142,7 +145,7 @@ fn correct(p: &mut [Vec3A], c: &Constraint) -> f32 {
     };
     // Coincident particles give no direction to push along; other constraints or the
     // reconstruction's projection separate them.
-    if !(len > 1e-12) {
+    if len.is_nan() || len <= 1e-12 {
         return 0.0;
     }
     let fix = soft_correction(error, c.soft);
@@ -160,16 +163,24 @@ fn correct(p: &mut [Vec3A], c: &Constraint) -> f32 {
 fn hinge_point(a: Vec3A, b: Vec3A, len_a: f32, len_b: f32, q: Vec3A) -> Vec3A {
     let d = b - a;
     let dist = d.length();
-    if !(dist > 1e-12) || !dist.is_finite() {
+    if !dist.is_finite() || dist <= 1e-12 {
         return a + (q - a).normalize_or_zero() * len_a;
     }
     let u = d / dist;
     let total = len_a + len_b;
     if dist >= total {
-        return if total > 0.0 { a + d * (len_a / total) } else { a };
+        return if total > 0.0 {
+            a + d * (len_a / total)
+        } else {
+            a
+        };
     }
     if dist <= (len_a - len_b).abs() {
-        return if len_a >= len_b { a + u * len_a } else { a - u * len_a };
+        return if len_a >= len_b {
+            a + u * len_a
+        } else {
+            a - u * len_a
+        };
     }
     let along = (dist * dist + len_a * len_a - len_b * len_b) / (2.0 * dist);
     let radius = (len_a * len_a - along * along).max(0.0).sqrt();
@@ -194,7 +205,7 @@ pub(super) fn arc(from: Vec3A, to: Vec3A) -> Quat {
         to = unit(to);
         ll = 1.0;
     }
-    if !(ll > 1e-30) {
+    if ll.is_nan() || ll <= 1e-30 {
         return Quat::IDENTITY;
     }
     let w = ll + from.dot(to);

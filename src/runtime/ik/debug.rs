@@ -99,7 +99,10 @@ pub(super) fn record(debug: &mut IkDebug, s: Solved) {
         } else {
             ConstraintKind::Bone
         };
-        let (a, b) = (s.spine_particles[c.a as usize], s.spine_particles[c.b as usize]);
+        let (a, b) = (
+            s.spine_particles[c.a as usize],
+            s.spine_particles[c.b as usize],
+        );
         let length = a.distance(b);
         if kind == ConstraintKind::SimplifiedLimb {
             spine_error = spine_error.max(length - length.clamp(c.min_len, c.max_len));
@@ -120,7 +123,12 @@ pub(super) fn record(debug: &mut IkDebug, s: Solved) {
                 continue;
             };
             let at = debug.particles.len();
-            push_particle(debug, rest, s.spine.particles[i].body as usize, IkPhase::Spine);
+            push_particle(
+                debug,
+                rest,
+                s.spine.particles[i].body as usize,
+                IkPhase::Spine,
+            );
             debug.constraints.push(DebugConstraint {
                 a: i,
                 b: at,

@@ -159,11 +159,16 @@ impl LimbPlan {
         }
         // Limbs share no particle, so interleaving their constraints changes no result;
         // it lets the processor overlap the limbs' dependency chains within a pass.
-        let per_limb: Vec<Vec<Constraint>> = ranges.iter().map(|r| b.plan.constraints[r.clone()].to_vec()).collect();
+        let per_limb: Vec<Vec<Constraint>> = ranges
+            .iter()
+            .map(|r| b.plan.constraints[r.clone()].to_vec())
+            .collect();
         b.plan.constraints.clear();
         let longest = per_limb.iter().map(Vec::len).max().unwrap_or(0);
         for k in 0..longest {
-            b.plan.constraints.extend(per_limb.iter().filter_map(|c| c.get(k).copied()));
+            b.plan
+                .constraints
+                .extend(per_limb.iter().filter_map(|c| c.get(k).copied()));
         }
         let still: Vec<bool> = b
             .plan
@@ -229,7 +234,10 @@ impl Builder<'_, '_> {
                     None => groups.push(vec![c]),
                 }
             }
-            let children: Vec<u16> = groups.iter().map(|g| self.visit(g, idx, limb, spine_body)).collect();
+            let children: Vec<u16> = groups
+                .iter()
+                .map(|g| self.visit(g, idx, limb, spine_body))
+                .collect();
             self.members[idx as usize].push((member, children));
         }
         self.plan.particles[idx as usize].subtree_end = self.plan.particles.len() as u16;
@@ -360,7 +368,9 @@ impl Builder<'_, '_> {
 
     fn body_kind(&self, body: u32, q: u16, first: u16, children: &[u16]) -> BodyKind {
         let rig = self.topo.rig;
-        let axis_to = |c: u16| rig.pivot[self.plan.particles[c as usize].body as usize] - rig.pivot[body as usize];
+        let axis_to = |c: u16| {
+            rig.pivot[self.plan.particles[c as usize].body as usize] - rig.pivot[body as usize]
+        };
         match children {
             [] if self.topo.position_target[body as usize] && q == first => BodyKind::AimAtGoal,
             [] if self.topo.position_target[body as usize] => BodyKind::Goal,
@@ -400,7 +410,11 @@ pub(super) fn solve_limbs(
         let s = limb.spine_body as usize;
         let d = delta[s];
         let at = Vec3A::from(pose[s].position);
-        p.extend(plan.particles[limb.first as usize..limb.end as usize].iter().map(|q| at + d * q.from_spine));
+        p.extend(
+            plan.particles[limb.first as usize..limb.end as usize]
+                .iter()
+                .map(|q| at + d * q.from_spine),
+        );
     }
     for step in &plan.aims {
         aim(plan, step, goals, p, tuning.aim_max_widen);
@@ -435,16 +449,20 @@ fn aim(plan: &LimbPlan, step: &AimStep, goals: &FrameGoals, p: &mut [Vec3A], max
         goal += goals.joint[body] * w;
         total += w;
     }
-    if !(total > 0.0) {
+    if total.is_nan() || total <= 0.0 {
         return;
     }
     let (from, to) = (now / total - c, goal / total - c);
     let (from_len, to_len) = (from.length(), to.length());
-    if !(from_len > 1e-9) || !from_len.is_finite() || !to_len.is_finite() {
+    if !from_len.is_finite() || from_len <= 1e-9 || !to_len.is_finite() {
         return;
     }
     let turn = arc(from, to);
-    let axis = if to_len > 1e-9 { to / to_len } else { from / from_len };
+    let axis = if to_len > 1e-9 {
+        to / to_len
+    } else {
+        from / from_len
+    };
     let scale = to_len / from_len;
     // Squashing a limb along the goal direction keeps its joints' sideways offsets, which
     // for a nearly straight limb leaves it in a line it cannot bend out of; widen them as

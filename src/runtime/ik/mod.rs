@@ -173,7 +173,9 @@ impl IkSolver {
     /// Whether each body had IK in the last solve: it or a body below it had a goal. The
     /// root always has IK. Jiggles move only the bodies without.
     pub fn has_ik(&self) -> &[bool] {
-        self.plans.get(self.current).map_or(&[], |p| p.has_ik.as_slice())
+        self.plans
+            .get(self.current)
+            .map_or(&[], |p| p.has_ik.as_slice())
     }
 
     /// What the last solve did, for the editor's overlays and for tests.

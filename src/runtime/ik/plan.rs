@@ -25,7 +25,8 @@ pub(super) fn goal_key(rig: &Rig, goals: &Goals, key: &mut Vec<u64>) {
         if b == rig.root as usize {
             continue;
         }
-        let bits = u64::from(goals.position(b).is_some()) | u64::from(goals.rotation(b).is_some()) << 1;
+        let bits =
+            u64::from(goals.position(b).is_some()) | u64::from(goals.rotation(b).is_some()) << 1;
         let at = b * BITS;
         key[at / 64] |= bits << (at % 64);
     }
@@ -88,8 +89,16 @@ impl Plan {
         let has_rotation = |b: usize| b != root && key_bit(key, b, 1);
         // Only a position goal moves a body's joint, so only it is worth bending the spine
         // for; a mouth or eye with a rotation goal alone turns by itself.
-        let delegating: Vec<bool> = (0..n).map(|b| rig.delegates[b] && has_position(b)).collect();
-        let target = |b: usize| if delegating[b] { rig.parent[b] as usize } else { b };
+        let delegating: Vec<bool> = (0..n)
+            .map(|b| rig.delegates[b] && has_position(b))
+            .collect();
+        let target = |b: usize| {
+            if delegating[b] {
+                rig.parent[b] as usize
+            } else {
+                b
+            }
+        };
 
         let mut has_ik = vec![false; n];
         for &b in creature.order().iter().rev() {

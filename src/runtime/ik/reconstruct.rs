@@ -69,13 +69,20 @@ pub(super) fn spine_poses(
             continue;
         }
         let r = p[q.rootward as usize];
-        let fallback = root.delta * (rig.pivot[q.body as usize] - rig.pivot[plan.particles[q.rootward as usize].body as usize]);
-        p[i] = project(r, p[i], plan.min_stretch * q.rest_len, plan.max_stretch * q.rest_len, fallback);
+        let fallback = root.delta
+            * (rig.pivot[q.body as usize]
+                - rig.pivot[plan.particles[q.rootward as usize].body as usize]);
+        p[i] = project(
+            r,
+            p[i],
+            plan.min_stretch * q.rest_len,
+            plan.max_stretch * q.rest_len,
+            fallback,
+        );
     }
     scratch.tangent.resize(count, Vec3A::ZERO);
     tangents(plan, p, root.delta, &mut scratch.tangent);
-    for i in 1..count {
-        let q = plan.particles[i];
+    for (i, q) in plan.particles.iter().enumerate().skip(1) {
         let b = q.body as usize;
         let rotation = if q.end_goal {
             goals.rotation_used[b]
@@ -91,7 +98,10 @@ pub(super) fn spine_poses(
         out[b] = pose(p[i], rotation, rig, b, &mut scratch.delta);
     }
     for seg in &plan.segments {
-        let ends = (plan.particles[seg.a as usize].body, plan.particles[seg.b as usize].body);
+        let ends = (
+            plan.particles[seg.a as usize].body,
+            plan.particles[seg.b as usize].body,
+        );
         segment_poses(seg, ends, rig, p, scratch, out);
     }
 }
@@ -110,7 +120,11 @@ fn segment_poses(
     let qa = out[body_a as usize].rotation;
     let qb = out[body_b as usize].rotation;
     let chord = p[seg.a as usize].distance(p[seg.b as usize]);
-    let s = if rec.rest_chord > 1e-9 { chord / rec.rest_chord } else { 1.0 };
+    let s = if rec.rest_chord > 1e-9 {
+        chord / rec.rest_chord
+    } else {
+        1.0
+    };
     let h = Hermite {
         p0: p[seg.a as usize],
         v0: qa * rec.v0_local * s,
@@ -150,7 +164,8 @@ fn segment_poses(
         let on_curve = h.eval(&body.basis);
         let joint = on_curve + frame * body.pivot_in_frame;
         let rotation = (frame * body.rotation_in_frame).normalize();
-        out[body.body as usize] = pose(joint, rotation, rig, body.body as usize, &mut scratch.delta);
+        out[body.body as usize] =
+            pose(joint, rotation, rig, body.body as usize, &mut scratch.delta);
     }
 }
 
@@ -197,7 +212,11 @@ pub(super) fn limb_poses(
         let parent_delta = delta[lb.parent as usize];
         let follow = parent_delta * rig.rotation[b];
         let joint = p[lb.particle as usize];
-        let w = if lb.rotation_goal { goals.rotation_weight[b] } else { 0.0 };
+        let w = if lb.rotation_goal {
+            goals.rotation_weight[b]
+        } else {
+            0.0
+        };
         let rotation = match lb.kind {
             BodyKind::Goal => goals.rotation_used[b],
             BodyKind::Follow => blend(follow, goals.rotation[b], w),
@@ -268,7 +287,12 @@ pub(super) struct Follower {
 
 /// Bodies without IK (and those that delegated their goal) keep their rest pose relative
 /// to their parent: they turn with the parent's delta, which thus is theirs too.
-pub(super) fn follower_poses(followers: &[Follower], rig: &Rig, delta: &mut [Quat], out: &mut [BodyPose]) {
+pub(super) fn follower_poses(
+    followers: &[Follower],
+    rig: &Rig,
+    delta: &mut [Quat],
+    out: &mut [BodyPose],
+) {
     for f in followers {
         let (b, parent) = (f.body as usize, f.parent as usize);
         let d = delta[parent];

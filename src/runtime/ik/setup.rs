@@ -36,7 +36,11 @@ impl Rig {
             .collect();
         let spine: Vec<bool> = (0..n).map(|b| creature.is_spine(b)).collect();
         let pivot: Vec<Vec3A> = (0..n).map(|b| creature.pivot(b).into()).collect();
-        let centre: Vec<Vec3A> = creature.bodies().iter().map(|b| b.position.into()).collect();
+        let centre: Vec<Vec3A> = creature
+            .bodies()
+            .iter()
+            .map(|b| b.position.into())
+            .collect();
         let rotation: Vec<Quat> = creature
             .bodies()
             .iter()
@@ -85,7 +89,10 @@ fn delegates(creature: &Creature, b: BodyId, size_ratio: f32) -> bool {
         return false;
     }
     let body = creature.body(b);
-    if [Cap::Mouth, Cap::Eye, Cap::Ear].iter().any(|c| body.has_cap(c)) {
+    if [Cap::Mouth, Cap::Eye, Cap::Ear]
+        .iter()
+        .any(|c| body.has_cap(c))
+    {
         return true;
     }
     let extent = |id: BodyId| creature.body(id).half_extents.max_element();

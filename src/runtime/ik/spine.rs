@@ -142,7 +142,8 @@ impl SpinePlan {
                 },
                 leaf_first: 0,
                 leaf_count: 0,
-                rest_len: rig.pivot[b].distance(rig.pivot[plan.particles[particle_of[up] as usize].body as usize]),
+                rest_len: rig.pivot[b]
+                    .distance(rig.pivot[plan.particles[particle_of[up] as usize].body as usize]),
                 root_tangent: rig.pivot[b] - rig.centre[root],
                 end_goal: false,
                 rotation_goal: topo.rotation_target[b],
@@ -166,7 +167,10 @@ impl SpinePlan {
         let mut limb_constraints: Vec<Vec<Constraint>> = vec![Vec::new(); count];
         for s in simplified {
             let i = particle_of[s.spine_body as usize];
-            if i == u16::MAX || plan.particles[i as usize].fixed || plan.particles[i as usize].goal_body != NONE {
+            if i == u16::MAX
+                || plan.particles[i as usize].fixed
+                || plan.particles[i as usize].goal_body != NONE
+            {
                 continue;
             }
             let slot = (count + plan.goal_slots.len()) as u16;
@@ -220,7 +224,13 @@ impl SpinePlan {
             .particles
             .iter()
             .enumerate()
-            .map(|(i, p)| if i == 0 { rig.centre[root] } else { rig.pivot[p.body as usize] })
+            .map(|(i, p)| {
+                if i == 0 {
+                    rig.centre[root]
+                } else {
+                    rig.pivot[p.body as usize]
+                }
+            })
             .collect();
         plan.rest_tangent = vec![Vec3A::ZERO; count];
         let mut tangent = std::mem::take(&mut plan.rest_tangent);
@@ -232,7 +242,8 @@ impl SpinePlan {
             if !p.fixed && p.goal_body == NONE {
                 plan.free.push(i as u16);
             }
-            for &c in &plan.leafward[p.leaf_first as usize..(p.leaf_first + p.leaf_count) as usize] {
+            for &c in &plan.leafward[p.leaf_first as usize..(p.leaf_first + p.leaf_count) as usize]
+            {
                 plan.buckle.push(BucklePair {
                     r: p.rootward,
                     i: i as u16,
@@ -248,7 +259,10 @@ impl SpinePlan {
     }
 
     fn push_segment(&mut self, rig: &Rig, a: u16, b: u16) {
-        let (body_a, body_b) = (self.particles[a as usize].body as usize, self.particles[b as usize].body as usize);
+        let (body_a, body_b) = (
+            self.particles[a as usize].body as usize,
+            self.particles[b as usize].body as usize,
+        );
         let mut inner = Vec::new();
         let mut at = rig.parent[body_b] as usize;
         while at != body_a {
@@ -263,7 +277,13 @@ impl SpinePlan {
         pivots.extend(inner.iter().map(|&x| rig.pivot[x as usize]));
         pivots.push(rig.pivot[body_b]);
         let rotations: Vec<Quat> = inner.iter().map(|&x| rig.rotation[x as usize]).collect();
-        let record = record_segment(&pivots, &inner, &rotations, rig.rotation[body_a], rig.rotation[body_b]);
+        let record = record_segment(
+            &pivots,
+            &inner,
+            &rotations,
+            rig.rotation[body_a],
+            rig.rotation[body_b],
+        );
         self.segments.push(Segment { a, b, record });
     }
 }
@@ -272,7 +292,11 @@ impl SpinePlan {
 fn bend(r: Vec3A, i: Vec3A, c: Vec3A) -> f32 {
     let (u, v) = (i - r, c - i);
     let ll = (u.length_squared() * v.length_squared()).sqrt();
-    if ll > 1e-20 && ll.is_finite() { 1.0 - u.dot(v) / ll } else { 0.0 }
+    if ll > 1e-20 && ll.is_finite() {
+        1.0 - u.dot(v) / ll
+    } else {
+        0.0
+    }
 }
 
 /// Particle tangents (paper 4.3.2, "Reconstruction"): three-point differences inside the
@@ -283,12 +307,18 @@ pub(super) fn tangents(plan: &SpinePlan, p: &[Vec3A], root_delta: Quat, out: &mu
         let q = plan.particles[i];
         let r = q.rootward as usize;
         out[i] = if q.leaf_count > 0 {
-            let leaves = &plan.leafward[q.leaf_first as usize..(q.leaf_first + q.leaf_count) as usize];
-            let mean = leaves.iter().map(|&c| p[c as usize]).sum::<Vec3A>() / f32::from(q.leaf_count);
+            let leaves =
+                &plan.leafward[q.leaf_first as usize..(q.leaf_first + q.leaf_count) as usize];
+            let mean =
+                leaves.iter().map(|&c| p[c as usize]).sum::<Vec3A>() / f32::from(q.leaf_count);
             (mean - p[r]) * 0.5
         } else {
             // Zero second derivative at the end of a cubic from the rootward particle.
-            let v_r = if r == 0 { root_delta * q.root_tangent } else { out[r] };
+            let v_r = if r == 0 {
+                root_delta * q.root_tangent
+            } else {
+                out[r]
+            };
             (p[i] - p[r]) * 1.5 - v_r * 0.5
         };
     }
@@ -332,7 +362,11 @@ pub(super) fn solve_spine(
             let worst = relax(p, &plan.ops);
             if weight > 0.0 {
                 if rest.is_empty() {
-                    rest.extend(plan.particles.iter().map(|q| root.point(rig.pivot[q.body as usize])));
+                    rest.extend(
+                        plan.particles
+                            .iter()
+                            .map(|q| root.point(rig.pivot[q.body as usize])),
+                    );
                 }
                 let k = (weight * tuning.anti_buckling_strength).clamp(0.0, 1.0);
                 for &i in &plan.free {

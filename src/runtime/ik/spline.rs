@@ -103,6 +103,8 @@ pub(super) fn fit(p0: Vec3A, p1: Vec3A, points: &[Vec3A], ts: &[f32]) -> Hermite
 }
 
 /// Gaussian elimination with partial pivoting on a 4×4 system with three right-hand sides.
+// Row and column indices are the algorithm; iterators would hide it.
+#[allow(clippy::needless_range_loop)]
 fn solve4(mut a: [[f64; 4]; 4], mut b: [[f64; 3]; 4]) -> Option<[[f64; 3]; 4]> {
     for col in 0..4 {
         let pivot = (col..4).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
@@ -190,7 +192,9 @@ pub(super) fn record_segment(
     let mut frame = start_rotation;
     let mut tangent = h.v0;
     let mut interior = Vec::with_capacity(inner.len());
-    for ((&pivot, &t), (&body, &rotation)) in inner.iter().zip(&ts).zip(bodies.iter().zip(rotations)) {
+    for ((&pivot, &t), (&body, &rotation)) in
+        inner.iter().zip(&ts).zip(bodies.iter().zip(rotations))
+    {
         let w = basis(t);
         let dw = basis_derivative(t);
         let next = h.eval(&dw);

@@ -137,7 +137,13 @@ impl Default for LimbTuning {
 /// The share of a correction each end of a constraint takes, from the ends' masses (a
 /// heavier end moves less). Non-positive or non-finite masses count as 1.
 pub(super) fn shares(mass_a: f32, mass_b: f32) -> (f32, f32) {
-    let inv = |m: f32| if m.is_finite() && m > 0.0 { 1.0 / m } else { 1.0 };
+    let inv = |m: f32| {
+        if m.is_finite() && m > 0.0 {
+            1.0 / m
+        } else {
+            1.0
+        }
+    };
     let (wa, wb) = (inv(mass_a), inv(mass_b));
     (wa / (wa + wb), wb / (wa + wb))
 }
