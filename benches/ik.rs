@@ -92,22 +92,28 @@ fn joint_goal(c: &Creature, g: &Goals, b: BodyId) -> Vec3 {
     centre - rotation * (body.rotation.inverse() * (body.position - c.pivot(b)))
 }
 
-/// Largest goal miss and largest relative bone-length change of a solved pose.
-fn our_errors(c: &Creature, g: &Goals, pose: &[BodyPose]) -> (f32, f32) {
+/// Largest goal miss and largest relative length change of a limb bone (both ends off the
+/// spine) and of a spine bone, in a solved pose.
+fn our_errors(c: &Creature, g: &Goals, pose: &[BodyPose]) -> (f32, f32, f32) {
     let miss = g
         .bodies()
         .filter_map(|b| g.position(b).map(|(p, _)| pose[b].position.distance(p)))
         .fold(0.0, f32::max);
-    let mut bone = 0.0f32;
+    let (mut limb, mut spine) = (0.0f32, 0.0f32);
     for b in 0..c.len() {
         let Some(p) = c.parent(b) else { continue };
         let rest = c.pivot(b).distance(c.pivot(p));
         if rest > 1e-4 {
             let len = joint_of(c, &pose[b], b).distance(joint_of(c, &pose[p], p));
-            bone = bone.max((len / rest - 1.0).abs());
+            let e = (len / rest - 1.0).abs();
+            if c.is_spine(b) && c.is_spine(p) {
+                spine = spine.max(e);
+            } else if !c.is_spine(p) {
+                limb = limb.max(e);
+            }
         }
     }
-    (miss, bone)
+    (miss, limb, spine)
 }
 
 /// The serial chains the peers solve: joint positions from where the chain leaves its
@@ -311,15 +317,16 @@ fn bench(crit: &mut Criterion) {
                 let mut solver = IkSolver::with_tuning(c, tuning);
                 let mut out = Vec::new();
                 solver.solve(c, &goals, &mut out);
-                if !debug {
-                    let (miss, bone) = our_errors(c, &goals, &out);
+                if debug {
+                    let (miss, limb, spine) = our_errors(c, &goals, &out);
                     report.push(format!(
-                        "{:<14} {:>3} bodies {:>2} goals  miss {:.2e} m  bone {:.2}%  passes {:?}",
+                        "{:<14} {:>3} bodies {:>2} goals  miss {:.2e} m  limb bones {:.2}%  spine bones {:.2}%  passes {:?}",
                         c.name(),
                         c.len(),
                         goals.bodies().count(),
                         miss,
-                        bone * 100.0,
+                        limb * 100.0,
+                        spine * 100.0,
                         solver.debug().iterations
                     ));
                 }
@@ -344,7 +351,7 @@ fn bench(crit: &mut Criterion) {
     );
     let mut out = Vec::new();
     ours.solve(biped, &goals, &mut out);
-    let (our_miss, our_bone) = our_errors(biped, &goals, &out);
+    let (our_miss, our_limb, our_spine) = our_errors(biped, &goals, &out);
     let mut fabrik = Fabrik::new(&chains);
     fabrik.solve();
     let (fabrik_miss, fabrik_bone) = fabrik.errors();
@@ -361,8 +368,9 @@ fn bench(crit: &mut Criterion) {
         chains.iter().map(|(p, _)| p.len()).sum::<usize>()
     );
     println!(
-        "  anymorph particle IK (whole creature): miss {our_miss:.2e} m, bone {:.2}%",
-        our_bone * 100.0
+        "  anymorph particle IK (whole creature): miss {our_miss:.2e} m, limb bones {:.2}%, spine bones {:.2}%",
+        our_limb * 100.0,
+        our_spine * 100.0
     );
     println!(
         "  rebirth-ik FABRIK, {FABRIK_ITERATIONS} iterations: miss {fabrik_miss:.2e} m, bone {:.2}%",
