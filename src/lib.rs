@@ -7,4 +7,5 @@ pub mod cli;
 pub mod io;
 pub mod runtime;
 pub mod samples;
+pub mod validation;
 pub mod zoo;

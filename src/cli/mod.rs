@@ -8,6 +8,7 @@ mod generate;
 mod info;
 mod query;
 mod solve;
+mod validate;
 mod variants;
 
 pub use eval::parse_frames;
@@ -86,6 +87,25 @@ pub enum Command {
         seed: u64,
         #[arg(long)]
         out: PathBuf,
+    },
+    /// The validation grid: every clip on every creature and variant, checked, with a report.
+    Validate {
+        #[arg(long)]
+        clips: PathBuf,
+        #[arg(long)]
+        creatures: PathBuf,
+        /// Add this many random creatures from the zoo.
+        #[arg(long, default_value_t = 0)]
+        random: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        report: PathBuf,
+        /// Thresholds (`*.validation.json`); the defaults otherwise.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
     },
     /// Write a project's clips as one package for a game.
     Export {
@@ -173,6 +193,23 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Export { project, out }) => export::export(&project, &out),
         Some(Command::Solve { creature, goals }) => solve::solve_cmd(&creature, &goals),
         Some(Command::Generate { seed, out }) => generate::generate(seed, &out),
+        Some(Command::Validate {
+            clips,
+            creatures,
+            random,
+            seed,
+            report,
+            config,
+            threads,
+        }) => validate::validate(validate::ValidateArgs {
+            clips,
+            creatures,
+            random,
+            seed,
+            report,
+            config,
+            threads: threads.max(1),
+        }),
         Some(Command::Bench {
             creatures,
             threads,
