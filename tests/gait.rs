@@ -107,38 +107,45 @@ fn walk(c: &Creature, speed_legs: f32, turn: f32, terrain: Terrain, secs: f32) -
 #[test]
 fn every_legged_creature_walks_without_slipping_at_three_speeds() {
     let mut runs = 0;
+    let mut problems = Vec::new();
     for c in common::creatures().iter().filter(|c| !c.legs().is_empty()) {
         for speed in [0.4, 1.0, 1.8] {
             for turn in [0.0, 0.5] {
                 for terrain in [Terrain::Flat, Terrain::Slope { degrees: 10.0 }] {
                     let w = walk(c, speed, turn, terrain, 6.0);
                     let what = format!("{} at {speed} legs/s, turn {turn}, {terrain}", c.name());
-                    assert!(w.finite, "{what}: NaN");
-                    assert!(
-                        w.slip <= 0.002,
-                        "{what}: a planted foot slipped {:.4} m",
-                        w.slip
-                    );
-                    assert!(
-                        w.sunk <= 0.01,
-                        "{what}: a foot is {:.4} m under the ground",
-                        w.sunk
-                    );
-                    assert!(
-                        w.duty_error <= 0.05,
-                        "{what}: duty factor off by {:.3}",
-                        w.duty_error
-                    );
-                    assert!(
-                        w.distance_error <= 0.1,
-                        "{what}: covered {:.1}% off the commanded distance",
-                        100.0 * w.distance_error
-                    );
+                    if !w.finite {
+                        problems.push(format!("{what}: NaN"));
+                    }
+                    if w.slip > 0.002 {
+                        problems.push(format!("{what}: a planted foot slipped {:.4} m", w.slip));
+                    }
+                    if w.sunk > 0.01 {
+                        problems.push(format!(
+                            "{what}: a foot is {:.4} m under the ground",
+                            w.sunk
+                        ));
+                    }
+                    if w.duty_error > 0.05 {
+                        problems.push(format!("{what}: duty factor off by {:.3}", w.duty_error));
+                    }
+                    if w.distance_error > 0.1 {
+                        problems.push(format!(
+                            "{what}: covered {:.1}% off the commanded distance",
+                            100.0 * w.distance_error
+                        ));
+                    }
                     runs += 1;
                 }
             }
         }
     }
+    assert!(
+        problems.is_empty(),
+        "{} of {runs} walks fail:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
     assert!(runs >= 13 * 12, "{runs}");
 }
 

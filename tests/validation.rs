@@ -17,27 +17,67 @@ fn arc_creature(name: &str) -> Arc<anymorph::runtime::creature::Creature> {
     Arc::new(common::creature(name).clone())
 }
 
-#[test]
-fn hands_pushed_under_the_ground_are_caught() {
-    let mut c = Channel::new("dig", ContextQuery::cap(Cap::Grasper));
+fn one_channel_clip(name: &str, cap: Cap, at: Vec3) -> Arc<Clip> {
+    let mut c = Channel::new(name, ContextQuery::cap(cap));
     c.mode = MovementMode {
         position: PositionMode::Absolute,
         ..Default::default()
     };
-    c.position = Some(KeyedCurve::constant(Vec3::new(0.3, -0.5, 0.3)));
-    let mut clip = Clip::new("dig", 1.0);
+    c.position = Some(KeyedCurve::constant(at));
+    let mut clip = Clip::new(name, 1.0);
     clip.channels = vec![c];
     clip.validate().unwrap();
+    Arc::new(clip)
+}
+
+fn checks_of(cell: &anymorph::validation::CellReport) -> Vec<Check> {
+    cell.variants
+        .iter()
+        .flat_map(|v| v.failures.iter().map(|f| f.check))
+        .collect()
+}
+
+#[test]
+fn goals_out_of_reach_are_caught() {
+    // Hands asked to dig half a metre under the ground: the arms cannot get there.
+    let clip = one_channel_clip("dig", Cap::Grasper, Vec3::new(0.3, -0.5, 0.3));
+    let cell = check_cell(&clip, &arc_creature("biped"), &ValidationConfig::default());
+    assert!(!cell.passed());
+    assert!(
+        checks_of(&cell).contains(&Check::GoalError),
+        "{:?}",
+        checks_of(&cell)
+    );
+    let (_, worst) = cell.worst().unwrap();
+    assert!(worst.value > worst.limit);
+}
+
+#[test]
+fn a_body_sunk_into_the_ground_is_caught() {
+    // The spine (and with it the root, which IK never moves) pushed into the ground.
+    let clip = one_channel_clip("sink", Cap::Spine, Vec3::new(0.0, -0.2, 0.0));
     let cell = check_cell(
-        &Arc::new(clip),
-        &arc_creature("biped"),
+        &clip,
+        &arc_creature("quadruped"),
         &ValidationConfig::default(),
     );
-    assert!(!cell.passed());
-    let (_, worst) = cell.worst().unwrap();
-    let checks: Vec<Check> = cell.variants[0].failures.iter().map(|f| f.check).collect();
-    assert!(checks.contains(&Check::GroundPenetration), "{checks:?}");
-    assert!(worst.value > worst.limit);
+    assert!(
+        checks_of(&cell).contains(&Check::GroundPenetration),
+        "{:?}",
+        checks_of(&cell)
+    );
+    // The sample clips keep every body out of the ground.
+    let idle = Arc::new(common::clip("idle_breathe").clone());
+    let cell = check_cell(
+        &idle,
+        &arc_creature("quadruped"),
+        &ValidationConfig::default(),
+    );
+    assert!(
+        !checks_of(&cell).contains(&Check::GroundPenetration),
+        "{:?}",
+        checks_of(&cell)
+    );
 }
 
 #[test]

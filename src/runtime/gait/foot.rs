@@ -101,7 +101,7 @@ impl FootState {
             u: 0.0,
             target: pose,
             pose,
-            cycle: 0.5,
+            cycle: 0.0,
         }
     }
 
@@ -126,8 +126,11 @@ impl FootState {
         let moving = rate > MIN_RATE;
         // The cycle ran past the lift-off point this frame.
         let wrapped = cycle < previous && previous - cycle > 0.5;
+        // The cycle says this foot should be flying: on a start from standstill too, where
+        // waiting for the next lift-off point would leave it behind the walking body.
+        let due = wrapped || (cycle < flight_share && previous <= cycle);
         match self.phase {
-            FootPhase::Stance if moving && wrapped => {
+            FootPhase::Stance if moving && due => {
                 self.phase = FootPhase::Flight;
                 self.anchor = self.pose;
                 self.u = (cycle / flight_share).min(1.0);

@@ -22,6 +22,18 @@ pub struct Limb {
     pub rest_rotation: Quat,
     /// Height of the foot's centre above its lowest point.
     pub contact: f32,
+    /// Where the leg leaves the body at rest, character space.
+    pub attach: Vec3,
+    /// The point that must stay within reach of the hip, in the foot's own frame: the ankle,
+    /// or for a forked leg the knee its feet share (they pin it between them).
+    pub reach_local: Vec3,
+    /// The body where the leg leaves the spine: the feet of a forked leg share it.
+    pub leg_root: BodyId,
+    /// How far from `attach` the ankle may be before the hips must drop.
+    pub reach: f32,
+    /// The drop the rest pose itself would call for: only drops beyond it are applied, so a
+    /// creature standing as it rests keeps its height.
+    pub rest_drop: f32,
 }
 
 /// Feet that step together.
@@ -36,6 +48,9 @@ pub struct Group {
     /// line up every few steps.
     pub ratio: f32,
     pub rows: Rows,
+    /// Per foot (in foot order), the earlier foot of the same forked leg whose timing it
+    /// shares: two feet on one thigh cannot step at different times.
+    pub steps_with: Vec<Option<usize>>,
 }
 
 /// How a creature gets about.
@@ -61,7 +76,7 @@ pub struct Gear {
 impl Gear {
     pub fn of(creature: &Creature) -> Gear {
         let floor = 0.05 * creature.size();
-        let limb = |foot: BodyId, hip: BodyId, length: f32| {
+        let limb = |foot: BodyId, hip: BodyId, length: f32, top: BodyId| {
             let b = creature.body(foot);
             Limb {
                 foot,
@@ -70,14 +85,28 @@ impl Gear {
                 home: b.position,
                 rest_rotation: b.rotation,
                 contact: creature.contact_height(foot),
+                attach: creature.pivot(top),
+                leg_root: top,
+                reach: 0.0,
+                rest_drop: 0.0,
+                reach_local: b.rotation.inverse() * (creature.pivot(foot) - b.position),
             }
         };
         if !creature.legs().is_empty() {
             let limbs: Vec<Limb> = creature
                 .legs()
                 .iter()
-                .map(|l| limb(l.foot, l.hip, l.length))
+                .map(|l| {
+                    limb(
+                        l.foot,
+                        l.hip,
+                        l.length,
+                        l.chain.first().copied().unwrap_or(l.foot),
+                    )
+                })
                 .collect();
+            let mut limbs = limbs;
+            set_reach(creature, &mut limbs);
             let groups = group_by_length(&limbs);
             let reference = reference_group(&groups);
             let mut gear = Gear {
@@ -118,12 +147,13 @@ impl Gear {
             .position
             .distance(creature.body(picked[count - 1]).position);
         let spacing = span / (count - 1).max(1) as f32;
-        let limbs: Vec<Limb> = picked.iter().map(|&b| limb(b, b, spacing)).collect();
+        let limbs: Vec<Limb> = picked.iter().map(|&b| limb(b, b, spacing, b)).collect();
         let order = foot_order(&limbs, &(0..limbs.len()).collect::<Vec<_>>());
         let places = places(&limbs, &order);
         Gear {
             locomotion: Locomotion::Crawl,
             groups: vec![Group {
+                steps_with: vec![None; order.len()],
                 length: spacing.max(floor),
                 limbs: order,
                 places,
@@ -165,11 +195,65 @@ fn group_by_length(limbs: &[Limb]) -> Vec<Group> {
                 members.iter().map(|&i| limbs[i].length).sum::<f32>() / members.len() as f32;
             Group {
                 rows: Rows::Legs(order.len()),
+                steps_with: partners(limbs, &order),
                 limbs: order,
                 places,
                 length,
                 ratio: 1.0,
             }
+        })
+        .collect()
+}
+
+/// The fraction of a leg's length a planted foot may be from its hip before the hips drop.
+const REACH: f32 = 0.97;
+/// Sets how far each foot's reach point may be from its hip. A forked leg's feet move as one
+/// rigid piece (see `Gait`), which carries the knee they share along: that knee is what the
+/// upper leg must reach.
+fn set_reach(creature: &Creature, limbs: &mut [Limb]) {
+    let chains: Vec<Vec<BodyId>> = creature.legs().iter().map(|l| l.chain.clone()).collect();
+    for (i, l) in limbs.iter_mut().enumerate() {
+        let shared = chains
+            .iter()
+            .enumerate()
+            .filter(|(j, c)| *j != i && c.first() == chains[i].first())
+            .map(|(_, c)| c.iter().zip(&chains[i]).take_while(|(a, b)| a == b).count())
+            .max()
+            .unwrap_or(0);
+        let (point, length) = match chains[i].get(shared) {
+            // The first body below the fork hangs from the knee.
+            Some(&below) if shared > 0 => {
+                let knee = creature.pivot(below);
+                let upper: f32 = chains[i][..=shared]
+                    .windows(2)
+                    .map(|w| creature.pivot(w[0]).distance(creature.pivot(w[1])))
+                    .sum();
+                (knee, upper)
+            }
+            _ => (creature.pivot(l.foot), l.length),
+        };
+        l.reach_local = l.rest_rotation.inverse() * (point - l.home);
+        l.reach = REACH * length.max(1e-4);
+        l.rest_drop = hip_drop_for(l.attach, point, l.reach);
+    }
+}
+
+/// How far the hip at `attach` must drop for an ankle at `ankle` to be within `reach`.
+pub fn hip_drop_for(attach: Vec3, ankle: Vec3, reach: f32) -> f32 {
+    let to = ankle - attach;
+    let across = Vec3::new(to.x, 0.0, to.z).length();
+    let fits = (reach * reach - across * across).max(0.0).sqrt();
+    (-to.y - fits).max(0.0)
+}
+
+fn partners(limbs: &[Limb], order: &[usize]) -> Vec<Option<usize>> {
+    order
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            order[..k]
+                .iter()
+                .position(|&j| limbs[j].leg_root == limbs[i].leg_root)
         })
         .collect()
 }

@@ -19,6 +19,11 @@ use glam::{Quat, Vec3};
 use std::sync::{Arc, OnceLock};
 use style::blend_params;
 
+/// The hips drop by at most this fraction of the reference leg length.
+const MAX_HIP_DROP: f32 = 0.3;
+/// Time constant of the hips rising back after a long stride.
+const HIP_RISE_SECS: f32 = 0.15;
+
 /// A style applied to a character with a weight, to every leg group or to one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GaitLayer {
@@ -99,6 +104,8 @@ pub struct Gait {
     layer_params: GroupParams,
     time_secs: f32,
     planted: bool,
+    /// How far the hips are lowered so the legs reach their feet.
+    drop: f32,
 }
 
 impl Gait {
@@ -113,6 +120,7 @@ impl Gait {
             layer_params: GroupParams::default(),
             time_secs: 0.0,
             planted: false,
+            drop: 0.0,
         }
     }
 
@@ -190,33 +198,110 @@ impl Gait {
             let group_rate = rate * group.ratio;
             for (k, &limb_index) in group.limbs.iter().enumerate() {
                 let limb = &self.gear.limbs[limb_index];
-                let foot = &mut self.feet[limb_index];
                 if let Some((p, _)) = goals.position(limb.foot) {
                     // A clip owns this foot: stand it where the clip puts it, so the gait
                     // picks up from there when the clip lets go.
                     let w = input.world_from_character;
+                    let foot = &mut self.feet[limb_index];
                     foot.phase = FootPhase::Stance;
                     foot.anchor = BodyPose::new(w.position + w.rotation * p, foot.anchor.rotation);
                     foot.pose = foot.anchor;
                     continue;
                 }
-                let params = self.params[g].feet.get(k).copied().unwrap_or_default();
-                foot.step(
-                    limb,
-                    &params,
-                    group_cycle,
-                    group_rate,
-                    dt,
-                    &body,
-                    input.terrain,
-                    flight,
-                );
-                let goal = to_character(foot.pose);
+                match group.steps_with[k] {
+                    // A forked leg's second foot moves as one piece with the first: the knee
+                    // they share allows no other placement.
+                    Some(lead_k) => {
+                        let lead_limb = &self.gear.limbs[group.limbs[lead_k]];
+                        let lead = self.feet[group.limbs[lead_k]];
+                        let offset = BodyPose::new(
+                            lead_limb.rest_rotation.inverse() * (limb.home - lead_limb.home),
+                            lead_limb.rest_rotation.inverse() * limb.rest_rotation,
+                        );
+                        let carry = |p: BodyPose| {
+                            BodyPose::new(
+                                p.position + p.rotation * offset.position,
+                                (p.rotation * offset.rotation).normalize(),
+                            )
+                        };
+                        let foot = &mut self.feet[limb_index];
+                        foot.phase = lead.phase;
+                        foot.u = lead.u;
+                        foot.cycle = lead.cycle;
+                        foot.anchor = carry(lead.anchor);
+                        foot.target = carry(lead.target);
+                        foot.pose = carry(lead.pose);
+                    }
+                    None => {
+                        let params = self.params[g].feet.get(k).copied().unwrap_or_default();
+                        self.feet[limb_index].step(
+                            limb,
+                            &params,
+                            group_cycle,
+                            group_rate,
+                            dt,
+                            &body,
+                            input.terrain,
+                            flight,
+                        );
+                    }
+                }
+                let goal = to_character(self.feet[limb_index].pose);
                 goals.set_position(limb.foot, goal.position, 1.0);
                 goals.set_rotation(limb.foot, goal.rotation, 1.0);
             }
         }
-        self.ride(creature, input, goals, planar_speed);
+        // The body rides on the feet; where that puts the hips decides how far they must
+        // drop for the legs to reach.
+        let root = creature.root();
+        if self.gear.limbs.iter().all(|l| l.foot != root) {
+            let (rise, tilt) = self.ride(creature, input, planar_speed);
+            let rest_root = creature.body(root).position;
+            let base = goals.position(root).map_or(rest_root, |(p, _)| p);
+            self.lower_hips_to_reach(goals, dt, |attach| {
+                base + Vec3::Y * rise + tilt * (attach - rest_root)
+            });
+            apply_to_root(creature, goals, Vec3::Y * (rise - self.drop), tilt);
+        }
+    }
+
+    /// Lowers the hips when a planted (or landing) foot would otherwise be out of the leg's
+    /// reach, as a walker bends its knees and drops its pelvis at long strides (paper 4.2:
+    /// "the hips are translated … as the feet are moved"). The drop follows a foot at once
+    /// and eases back up, so the legs never overreach and the body does not bob harshly.
+    fn lower_hips_to_reach(&mut self, goals: &Goals, dt: f32, hip_at: impl Fn(Vec3) -> Vec3) {
+        if self.gear.locomotion != Locomotion::Legs {
+            return;
+        }
+        let mut needed = 0.0f32;
+        for (limb, foot) in self.gear.limbs.iter().zip(&self.feet) {
+            let Some((centre, _)) = goals.position(limb.foot) else {
+                continue;
+            };
+            let rotation = goals
+                .rotation(limb.foot)
+                .map_or(limb.rest_rotation, |(r, _)| r);
+            let ankle = centre + rotation * limb.reach_local;
+            let weight = match foot.phase {
+                FootPhase::Stance => 1.0,
+                // A landing foot counts more the closer it is to touching down.
+                FootPhase::Flight => foot.u * foot.u * (3.0 - 2.0 * foot.u),
+            };
+            let drop = legs::hip_drop_for(hip_at(limb.attach), ankle, limb.reach) - limb.rest_drop;
+            needed = needed.max(weight * drop.max(0.0));
+        }
+        let limit = MAX_HIP_DROP
+            * self
+                .gear
+                .groups
+                .get(self.gear.reference)
+                .map_or(0.0, |g| g.length);
+        let target = needed.min(limit);
+        self.drop = if target > self.drop {
+            target
+        } else {
+            target + (self.drop - target) * (-dt / HIP_RISE_SECS).exp()
+        };
     }
 
     /// The speed the group's feet move at: the body's, plus turning about the body's centre
@@ -257,15 +342,20 @@ impl Gait {
                 .style
                 .params(group.rows, speed, &group.places, &mut self.params[g]);
         }
+        for (k, partner) in group.steps_with.iter().enumerate() {
+            if let Some(p) = *partner {
+                let lead = self.params[g].feet[p];
+                if let Some(f) = self.params[g].feet.get_mut(k) {
+                    f.trigger = lead.trigger;
+                    f.duty = lead.duty;
+                }
+            }
+        }
     }
 
     /// The body rides on the feet: it rises while feet swing, pitches and rolls with the
     /// ground under it and leans into turns.
-    fn ride(&self, creature: &Creature, input: &GaitInput, goals: &mut Goals, planar_speed: f32) {
-        let root = creature.root();
-        if self.gear.limbs.iter().any(|l| l.foot == root) {
-            return;
-        }
+    fn ride(&self, creature: &Creature, input: &GaitInput, planar_speed: f32) -> (f32, Quat) {
         let mut rise = 0.0;
         for (g, group) in self.gear.groups.iter().enumerate() {
             let swing: f32 = group
@@ -299,7 +389,7 @@ impl Gait {
         let lean = -body.turn_lean * (planar_speed / ref_length) * input.turn_rate;
         let tilt = Quat::from_rotation_x(-pitch * body.follow_slope)
             * Quat::from_rotation_z(roll * body.follow_slope + lean);
-        apply_to_root(creature, goals, Vec3::Y * rise, tilt);
+        (rise, tilt)
     }
 
     /// Footless and off the ground: bob gently and lean into the direction of travel.

@@ -64,7 +64,10 @@ pub struct SpineTuning {
 /// The limb phase (paper 4.3.3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LimbTuning {
-    /// Passes over the limb constraints, leaves inward, after the aim preconditioner.
+    /// Passes over the limb constraints, leaves inward, after the aim preconditioner, at
+    /// most: a pass that finds every constraint within `tolerance` ends the phase early, so
+    /// easy limbs stop after a few. A forked leg with both feet planted converges slowly
+    /// (its knee is pinned from both sides) and needs up to 64 to keep its feet still.
     pub iterations: u32,
     /// Soft-correction zone as a fraction of each bone's rest length.
     pub soft_zone: f32,
@@ -122,7 +125,7 @@ impl Default for SpineTuning {
 impl Default for LimbTuning {
     fn default() -> Self {
         LimbTuning {
-            iterations: 10,
+            iterations: 64,
             soft_zone: 0.02,
             min_stretch: 0.95,
             max_stretch: 1.05,
