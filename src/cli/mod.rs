@@ -1,5 +1,6 @@
 //! The command line (DESIGN.md "Command line"): a stable contract that tests and scripts use.
 
+mod bake;
 mod bench;
 mod demo;
 mod eval;
@@ -77,6 +78,21 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play a clip on a creature and write it as a glTF animation (GLB, or JSON for .gltf).
+    Bake {
+        creature: PathBuf,
+        clip: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        /// Keys per second (default: the clip's fps).
+        #[arg(long)]
+        fps: Option<f32>,
+        #[arg(long, default_value_t = 0, conflicts_with = "all_variants")]
+        variant: usize,
+        /// One animation per variant of the clip on this creature.
+        #[arg(long)]
+        all_variants: bool,
+    },
     /// Write a project's clips as one package for a game.
     Export {
         project: PathBuf,
@@ -153,6 +169,21 @@ fn run(cli: Cli) -> Result<()> {
             clip,
             json,
         }) => variants::variants(&creature, &clip, json),
+        Some(Command::Bake {
+            creature,
+            clip,
+            out,
+            fps,
+            variant,
+            all_variants,
+        }) => bake::bake(bake::BakeArgs {
+            creature: &creature,
+            clip: &clip,
+            out: &out,
+            fps,
+            variant,
+            all_variants,
+        }),
         Some(Command::Export { project, out }) => export::export(&project, &out),
         Some(Command::Bench {
             creatures,

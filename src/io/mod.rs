@@ -5,6 +5,7 @@ pub mod clip_file;
 pub mod creature_file;
 mod error;
 pub mod gait_file;
+pub mod gltf;
 pub mod json;
 pub mod package_file;
 pub mod project_file;

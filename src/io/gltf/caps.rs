@@ -1,0 +1,451 @@
+//! Caps for imported bodies: from node extras when the file has them, else from bone names,
+//! checked and completed by geometry.
+//!
+//! Geometry works on chains. The spine is the named spine bones, or else the central chain
+//! from the top of the rig. Every chain hanging from the spine ends at a bone with no
+//! non-ignored bone below it. A chain whose end comes near the rig's lowest point is a leg
+//! (its end, or the bone named as a foot, is the foot); a chain ending well above the ground
+//! that hangs from the spine at or ahead of the frontmost hip is a free upper limb, and its end
+//! a grasper. Bones the rule table ignores (fingers, toes, face, feathers, twist helpers) never
+//! end a chain, so they can never become extra legs or graspers.
+
+use super::rules::NameMatch;
+use crate::runtime::creature::Cap;
+use glam::Vec3;
+use std::fmt;
+
+/// Where a body's caps came from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CapsSource {
+    /// The node's `extras.anymorph.caps`.
+    Extras,
+    /// A bone-name rule; the word that matched.
+    Name(String),
+    /// The rig's shape: why.
+    Geometry(String),
+    /// Nothing said anything about this body.
+    None,
+}
+
+impl fmt::Display for CapsSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CapsSource::Extras => f.write_str("extras"),
+            CapsSource::Name(w) => write!(f, "name ('{w}')"),
+            CapsSource::Geometry(why) => write!(f, "geometry ({why})"),
+            CapsSource::None => f.write_str("none"),
+        }
+    }
+}
+
+/// The rig as cap inference sees it, character space.
+pub(super) struct CapsInput<'a> {
+    pub parent: &'a [Option<usize>],
+    pub joint: &'a [Vec3],
+    /// The lowest height each body reaches (its joint, bone end and vertices).
+    pub low: &'a [f32],
+    pub names: &'a [Option<NameMatch>],
+    /// Whether each body's name marks it as on one side (a sided "hip" is a limb, not spine).
+    pub sided: &'a [bool],
+    pub extras: &'a [Option<Vec<Cap>>],
+    /// The largest side of the rig's bounds, and its height above the ground (`y = 0`).
+    pub size: f32,
+    pub height: f32,
+}
+
+pub(super) struct CapsOutput {
+    pub caps: Vec<Vec<Cap>>,
+    pub sources: Vec<CapsSource>,
+}
+
+pub(super) fn infer(input: &CapsInput) -> CapsOutput {
+    let n = input.parent.len();
+    let mut caps: Vec<Vec<Cap>> = Vec::with_capacity(n);
+    let mut sources = Vec::with_capacity(n);
+    for b in 0..n {
+        if let Some(c) = &input.extras[b] {
+            caps.push(c.clone());
+            sources.push(CapsSource::Extras);
+        } else if let Some(m) = &input.names[b] {
+            let mut c = m.caps.clone();
+            if input.sided[b]
+                && c.iter()
+                    .any(|x| matches!(x, Cap::Spine | Cap::Head | Cap::Root))
+            {
+                // "LeftHip", "pelvis.L": a bone off to one side is part of a limb.
+                c = vec![Cap::Limb];
+            }
+            caps.push(c);
+            sources.push(CapsSource::Name(m.word.clone()));
+        } else {
+            caps.push(Vec::new());
+            sources.push(CapsSource::None);
+        }
+    }
+    let fixed: Vec<bool> = input.extras.iter().map(Option::is_some).collect();
+    let ignored: Vec<bool> = (0..n)
+        .map(|b| !fixed[b] && input.names[b].as_ref().is_some_and(|m| m.ignored))
+        .collect();
+    let mut adj = vec![Vec::new(); n];
+    for (b, p) in input.parent.iter().enumerate() {
+        if let Some(p) = *p {
+            adj[p].push(b);
+            adj[b].push(p);
+        }
+    }
+    let mut g = Geometry {
+        input,
+        adj,
+        ignored,
+        fixed,
+        caps,
+        sources,
+    };
+    g.complete();
+    CapsOutput {
+        caps: g.caps,
+        sources: g.sources,
+    }
+}
+
+struct Geometry<'a> {
+    input: &'a CapsInput<'a>,
+    adj: Vec<Vec<usize>>,
+    ignored: Vec<bool>,
+    fixed: Vec<bool>,
+    caps: Vec<Vec<Cap>>,
+    sources: Vec<CapsSource>,
+}
+
+/// A chain from the spine to one end.
+struct Chain {
+    attach: usize,
+    /// Bodies from the one next to the spine down to the end.
+    path: Vec<usize>,
+}
+
+impl Geometry<'_> {
+    fn complete(&mut self) {
+        let n = self.caps.len();
+        let spine = self.spine();
+        if spine.is_empty() {
+            return;
+        }
+        let mut in_spine = vec![false; n];
+        spine.iter().for_each(|&s| in_spine[s] = true);
+        let order = self.spine_order(&spine, &in_spine);
+        let chains = self.chains(&spine, &in_spine);
+        let tolerance = (0.08 * self.input.height).max(0.01 * self.input.size);
+        let on_ground = |g: &Self, c: &Chain| {
+            let end = *c.path.last().unwrap_or(&c.attach);
+            let from = c.path.len().checked_sub(2).map_or(c.attach, |i| c.path[i]);
+            g.low_below(end, from, &in_spine) <= tolerance
+        };
+
+        // Legs first: the hips they hang from decide which limbs are "upper".
+        let mut hip_rank: Option<usize> = None;
+        let mut legs = vec![false; chains.len()];
+        for (i, c) in chains.iter().enumerate() {
+            let named_foot = c
+                .path
+                .iter()
+                .rev()
+                .copied()
+                .find(|&b| self.caps[b].contains(&Cap::Foot));
+            let end = *c.path.last().unwrap_or(&c.attach);
+            let foot = match named_foot {
+                Some(f) => Some((f, None)),
+                None if on_ground(self, c) && self.limb_like(end) => {
+                    Some((end, Some("its chain reaches the ground")))
+                }
+                None => None,
+            };
+            if let Some((foot, why)) = foot {
+                legs[i] = true;
+                hip_rank = hip_rank.max(Some(order[c.attach]));
+                self.mark_chain(c, foot, Cap::Foot, why.unwrap_or("on a leg"));
+            }
+        }
+        for (i, c) in chains.iter().enumerate() {
+            if legs[i] {
+                continue;
+            }
+            let end = *c.path.last().unwrap_or(&c.attach);
+            if !self.limb_like(end) || on_ground(self, c) {
+                self.fill_chain(c, end);
+                continue;
+            }
+            if self.caps[end].contains(&Cap::Grasper) {
+                self.mark_chain(c, end, Cap::Grasper, "on an arm");
+                continue;
+            }
+            let upper = match hip_rank {
+                None => true,
+                Some(h) => {
+                    let a = self.input.joint[c.attach];
+                    let e = self.input.joint[end];
+                    order[c.attach] > h
+                        || (order[c.attach] == h
+                            && (e.z > a.z + 0.05 * self.input.size || e.y > a.y))
+                }
+            };
+            let length: f32 = c
+                .path
+                .windows(2)
+                .map(|w| self.input.joint[w[0]].distance(self.input.joint[w[1]]))
+                .sum::<f32>()
+                + self.input.joint[c.attach].distance(self.input.joint[c.path[0]]);
+            if upper && length >= 0.1 * self.input.size {
+                self.mark_chain(c, end, Cap::Grasper, "a free upper limb");
+            } else {
+                self.fill_chain(c, end);
+            }
+        }
+        if !self.caps.iter().any(|c| c.contains(&Cap::Head))
+            && let Some(&front) = spine.iter().max_by_key(|&&s| order[s])
+            && !self.fixed[front]
+        {
+            self.caps[front].push(Cap::Head);
+            self.add_reason(front, "the front end of the spine");
+        }
+    }
+
+    /// Whether geometry may make `end` a foot or a grasper: nothing named it otherwise
+    /// (a tail, a wing, an eye…).
+    fn limb_like(&self, end: usize) -> bool {
+        !self.fixed[end]
+            && self.caps[end]
+                .iter()
+                .all(|c| matches!(c, Cap::Limb | Cap::Grasper | Cap::Foot))
+    }
+
+    /// The spine: the largest connected group of spine-capped bodies, or else the central
+    /// chain from the top of the rig.
+    fn spine(&mut self) -> Vec<usize> {
+        let n = self.caps.len();
+        let capped: Vec<bool> = (0..n)
+            .map(|b| {
+                self.caps[b]
+                    .iter()
+                    .any(|c| matches!(c, Cap::Spine | Cap::Root))
+            })
+            .collect();
+        let groups = self.groups(&capped);
+        if let Some(best) = groups
+            .into_iter()
+            .max_by_key(|g| (g.len(), usize::MAX - g[0]))
+        {
+            return best;
+        }
+        let tol = (0.02 * self.input.size).max(1e-3);
+        let central: Vec<bool> = (0..n)
+            .map(|b| {
+                self.input.joint[b].x.abs() <= tol
+                    && !self.ignored[b]
+                    && !self.fixed[b]
+                    && self.caps[b].is_empty()
+            })
+            .collect();
+        // The first central body from the top, then everything central connected to it.
+        let Some(start) = (0..n).find(|&b| central[b]) else {
+            return Vec::new();
+        };
+        let group = self
+            .groups(&central)
+            .into_iter()
+            .find(|g| g.contains(&start))
+            .unwrap_or_default();
+        for &b in &group {
+            self.caps[b].push(Cap::Spine);
+            self.sources[b] = CapsSource::Geometry("the central chain from the root".into());
+        }
+        group
+    }
+
+    fn groups(&self, member: &[bool]) -> Vec<Vec<usize>> {
+        let n = member.len();
+        let mut seen = vec![false; n];
+        let mut out = Vec::new();
+        for s in 0..n {
+            if !member[s] || seen[s] {
+                continue;
+            }
+            seen[s] = true;
+            let mut g = vec![s];
+            let mut k = 0;
+            while k < g.len() {
+                for &nb in &self.adj[g[k]] {
+                    if member[nb] && !seen[nb] {
+                        seen[nb] = true;
+                        g.push(nb);
+                    }
+                }
+                k += 1;
+            }
+            g.sort_unstable();
+            out.push(g);
+        }
+        out
+    }
+
+    /// Each spine body's rank from the back/bottom end of the spine toward the head: the
+    /// distance along the spine from its rearmost end.
+    fn spine_order(&self, spine: &[usize], in_spine: &[bool]) -> Vec<usize> {
+        let n = self.caps.len();
+        let far = |from: usize| {
+            let mut dist = vec![usize::MAX; n];
+            dist[from] = 0;
+            let mut queue = std::collections::VecDeque::from([from]);
+            while let Some(x) = queue.pop_front() {
+                for &nb in &self.adj[x] {
+                    if in_spine[nb] && dist[nb] == usize::MAX {
+                        dist[nb] = dist[x] + 1;
+                        queue.push_back(nb);
+                    }
+                }
+            }
+            dist
+        };
+        let d0 = far(spine[0]);
+        let a = *spine
+            .iter()
+            .max_by_key(|&&s| (d0[s], s))
+            .unwrap_or(&spine[0]);
+        let da = far(a);
+        let b = *spine.iter().max_by_key(|&&s| (da[s], s)).unwrap_or(&a);
+        let db = far(b);
+        // The rear end is the one farther from the head, or without a head the lower and
+        // further back one.
+        let heads: Vec<usize> = spine
+            .iter()
+            .copied()
+            .filter(|&h| self.caps[h].contains(&Cap::Head))
+            .collect();
+        let rear = if heads.is_empty() {
+            let key = |s: usize| self.input.joint[s].y + self.input.joint[s].z;
+            if key(a) <= key(b) { a } else { b }
+        } else {
+            let to_head = |d: &[usize]| heads.iter().map(|&h| d[h]).min().unwrap_or(0);
+            if to_head(&da) >= to_head(&db) { a } else { b }
+        };
+        let d = if rear == a { da } else { db };
+        (0..n)
+            .map(|s| if d[s] == usize::MAX { 0 } else { d[s] })
+            .collect()
+    }
+
+    /// Every chain from a spine body to an end: a non-ignored body with no non-ignored body
+    /// further from the spine.
+    fn chains(&self, spine: &[usize], in_spine: &[bool]) -> Vec<Chain> {
+        let mut out = Vec::new();
+        for &s in spine {
+            for &first in &self.adj[s] {
+                if in_spine[first] {
+                    continue;
+                }
+                // Depth first away from the spine, keeping the path.
+                let mut stack = vec![(first, s, vec![first])];
+                while let Some((x, from, path)) = stack.pop() {
+                    let next: Vec<usize> = self.adj[x]
+                        .iter()
+                        .copied()
+                        .filter(|&y| y != from && !in_spine[y])
+                        .collect();
+                    if !self.ignored[x] && !next.iter().any(|&y| self.active_below(y, x, in_spine))
+                    {
+                        out.push(Chain {
+                            attach: s,
+                            path: path.clone(),
+                        });
+                        continue;
+                    }
+                    for y in next.into_iter().rev() {
+                        let mut p = path.clone();
+                        p.push(y);
+                        stack.push((y, x, p));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether `x` (reached from `from`) or anything beyond it is a non-ignored body.
+    fn active_below(&self, x: usize, from: usize, in_spine: &[bool]) -> bool {
+        let mut stack = vec![(x, from)];
+        while let Some((y, f)) = stack.pop() {
+            if !self.ignored[y] {
+                return true;
+            }
+            stack.extend(
+                self.adj[y]
+                    .iter()
+                    .filter(|&&z| z != f && !in_spine[z])
+                    .map(|&z| (z, y)),
+            );
+        }
+        false
+    }
+
+    /// The lowest point of `end` and the ignored bodies hanging below it (its toes).
+    fn low_below(&self, end: usize, from: usize, in_spine: &[bool]) -> f32 {
+        let mut low = self.input.low[end];
+        let mut stack: Vec<(usize, usize)> = self.adj[end]
+            .iter()
+            .filter(|&&y| y != from && !in_spine[y])
+            .map(|&y| (y, end))
+            .collect();
+        while let Some((y, f)) = stack.pop() {
+            low = low.min(self.input.low[y]);
+            stack.extend(
+                self.adj[y]
+                    .iter()
+                    .filter(|&&z| z != f && !in_spine[z])
+                    .map(|&z| (z, y)),
+            );
+        }
+        low
+    }
+
+    /// Makes `tip` a `cap` (a foot or a grasper) and every uncapped body above it on the
+    /// chain a limb.
+    fn mark_chain(&mut self, c: &Chain, tip: usize, cap: Cap, why: &str) {
+        if !self.fixed[tip] && !self.caps[tip].contains(&cap) {
+            self.caps[tip].retain(|x| !matches!(x, Cap::Foot | Cap::Grasper | Cap::Limb));
+            self.caps[tip].push(cap.clone());
+            self.add_reason(tip, why);
+        }
+        for &b in &c.path {
+            if b == tip {
+                break;
+            }
+            if !self.fixed[b] && self.caps[b].is_empty() {
+                self.caps[b].push(Cap::Limb);
+                self.add_reason(b, &format!("on the chain to {cap}"));
+            }
+        }
+    }
+
+    /// A chain that is neither leg nor arm: its uncapped bodies take the end's cap when that
+    /// is a body-part cap (a wing, a tail), or become limbs.
+    fn fill_chain(&mut self, c: &Chain, end: usize) {
+        let inherited = self.caps[end]
+            .iter()
+            .find(|x| matches!(x, Cap::Wing | Cap::Tail | Cap::Fin))
+            .cloned()
+            .unwrap_or(Cap::Limb);
+        for &b in &c.path {
+            if !self.fixed[b] && !self.ignored[b] && self.caps[b].is_empty() {
+                self.caps[b].push(inherited.clone());
+                self.add_reason(b, &format!("on a chain ending in {}", inherited));
+            }
+        }
+    }
+
+    fn add_reason(&mut self, b: usize, why: &str) {
+        self.sources[b] = match &self.sources[b] {
+            CapsSource::Name(w) => CapsSource::Geometry(format!("{why}; named '{w}'")),
+            _ => CapsSource::Geometry(why.to_string()),
+        };
+    }
+}
