@@ -5,7 +5,7 @@ use super::mesh::SkinnedMesh;
 use super::skeleton::BodyExtras;
 use crate::runtime::creature::{Cap, Shape};
 use crate::runtime::math::frame_along;
-use glam::{Mat4, Quat, Vec3};
+use glam::{Affine3A, Mat4, Quat, Vec3};
 
 /// Fewer vertices than this on a body and its box comes from the bone instead.
 const MIN_POINTS: usize = 4;
@@ -20,8 +20,10 @@ pub(super) struct Bones {
     pub end_is_child: Vec<bool>,
     /// Mesh vertices this body moves most.
     pub points: Vec<Vec<Vec3>>,
-    /// The lowest height the bone reaches (joint, a real end, its vertices).
+    /// The lowest height the bone reaches (joint, end, its vertices).
     pub low: Vec<f32>,
+    /// Whether the rig has a mesh.
+    pub skinned: bool,
 }
 
 pub(super) fn bones(
@@ -49,23 +51,29 @@ pub(super) fn bones(
             children[p].push(b);
         }
     }
-    let mut subtree = vec![1usize; n];
+    let tol = (0.01 * size).max(1e-4);
+    // Per body: how many central bodies (on the sagittal plane) it and its descendants hold.
+    let mut central_below: Vec<usize> = joint
+        .iter()
+        .map(|j| usize::from(j.x.abs() <= tol))
+        .collect();
     for b in (0..n).rev() {
         if let Some(p) = parent[b] {
-            subtree[p] += subtree[b];
+            central_below[p] += central_below[b];
         }
     }
-    let tol = (0.02 * size).max(1e-4);
     let min_len = 1e-4 * size.max(1e-3);
     let child_end = |b: usize| -> Option<Vec3> {
         let kids = &children[b];
         let central = |c: &usize| joint[*c].x.abs() <= tol;
+        // A spine bone runs to the spine bone after it — not to a shoulder, and not to a
+        // jaw (a central leaf beside other children): a head ends past its own tip.
+        let onward = |c: &&usize| central(c) && (!children[**c].is_empty() || kids.len() == 1);
         let end = if joint[b].x.abs() <= tol && kids.iter().any(central) {
-            // A spine bone runs to the spine bone after it, not to a shoulder.
             let main = kids
                 .iter()
-                .filter(|c| central(c))
-                .max_by_key(|&&c| (subtree[c], usize::MAX - c))?;
+                .filter(onward)
+                .max_by_key(|&&c| (central_below[c], usize::MAX - c))?;
             joint[*main]
         } else if kids.is_empty() {
             return None;
@@ -128,10 +136,7 @@ pub(super) fn bones(
     }
     let low = (0..n)
         .map(|b| {
-            let mut y = joint[b].y;
-            if end_is_child[b] {
-                y = y.min(end[b].y);
-            }
+            let y = joint[b].y.min(end[b].y);
             points[b].iter().fold(y, |y, p| y.min(p.y))
         })
         .collect();
@@ -142,6 +147,30 @@ pub(super) fn bones(
         end_is_child,
         points,
         low,
+        skinned: mesh.is_some(),
+    }
+}
+
+impl Bones {
+    /// Moves every bone by a rigid transform (into character space).
+    pub fn transform(&mut self, m: Affine3A) {
+        let turn = Quat::from_mat3a(&m.matrix3).normalize();
+        for p in self.joint.iter_mut().chain(&mut self.end) {
+            *p = m.transform_point3(*p);
+        }
+        for pts in &mut self.points {
+            for p in pts {
+                *p = m.transform_point3(*p);
+            }
+        }
+        for f in &mut self.frame {
+            *f = (turn * *f).normalize();
+        }
+        // A turn about +Y keeps heights; only the shift moves them.
+        let dy = m.translation.y;
+        for l in &mut self.low {
+            *l += dy;
+        }
     }
 }
 
@@ -200,7 +229,12 @@ pub(super) fn body_box(
         pad = 0.002 * size;
     } else {
         pts.push(bones.end[b]);
-        pad = (0.15 * length).clamp(0.005 * size, 0.05 * size);
+        pad = if bones.skinned && bones.points[b].is_empty() {
+            // A bone that moves no vertex of a skinned rig is a control: keep it thin.
+            0.005 * size
+        } else {
+            (0.15 * length).clamp(0.005 * size, 0.05 * size)
+        };
     }
     let inverse = rotation.inverse();
     let (lo, hi) = pts.iter().fold(

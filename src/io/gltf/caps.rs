@@ -42,6 +42,8 @@ impl fmt::Display for CapsSource {
 pub(super) struct CapsInput<'a> {
     pub parent: &'a [Option<usize>],
     pub joint: &'a [Vec3],
+    /// Where each bone ends (its main child's joint, or extrapolated for a leaf).
+    pub end: &'a [Vec3],
     /// The lowest height each body reaches (its joint, bone end and vertices).
     pub low: &'a [f32],
     pub names: &'a [Option<NameMatch>],
@@ -134,17 +136,17 @@ impl Geometry<'_> {
         let mut in_spine = vec![false; n];
         spine.iter().for_each(|&s| in_spine[s] = true);
         let order = self.spine_order(&spine, &in_spine);
-        let chains = self.chains(&spine, &in_spine);
+        let (chains, digits) = self.chains(&spine, &in_spine);
         let tolerance = (0.08 * self.input.height).max(0.01 * self.input.size);
         let on_ground = |g: &Self, c: &Chain| {
-            let end = *c.path.last().unwrap_or(&c.attach);
+            let end = c.end();
             let from = c.path.len().checked_sub(2).map_or(c.attach, |i| c.path[i]);
-            g.low_below(end, from, &in_spine) <= tolerance
+            g.low_below(end, from, &in_spine, &digits) <= tolerance
         };
 
         // Legs first: the hips they hang from decide which limbs are "upper".
         let mut hip_rank: Option<usize> = None;
-        let mut legs = vec![false; chains.len()];
+        let mut kind: Vec<Option<Cap>> = vec![None; chains.len()];
         for (i, c) in chains.iter().enumerate() {
             let named_foot = c
                 .path
@@ -152,30 +154,38 @@ impl Geometry<'_> {
                 .rev()
                 .copied()
                 .find(|&b| self.caps[b].contains(&Cap::Foot));
-            let end = *c.path.last().unwrap_or(&c.attach);
             let foot = match named_foot {
-                Some(f) => Some((f, None)),
-                None if on_ground(self, c) && self.limb_like(end) => {
-                    Some((end, Some("its chain reaches the ground")))
+                Some(f) => Some((f, "on a leg")),
+                None if on_ground(self, c) && self.limb_like(c.end()) => {
+                    // The ankle, not the toe tip: the first body down the chain whose joint
+                    // is on the ground.
+                    let f = c
+                        .path
+                        .iter()
+                        .copied()
+                        .find(|&b| self.input.joint[b].y <= tolerance && self.limb_like(b))
+                        .unwrap_or(c.end());
+                    Some((f, "its chain reaches the ground"))
                 }
                 None => None,
             };
             if let Some((foot, why)) = foot {
-                legs[i] = true;
+                kind[i] = Some(Cap::Foot);
                 hip_rank = hip_rank.max(Some(order[c.attach]));
-                self.mark_chain(c, foot, Cap::Foot, why.unwrap_or("on a leg"));
+                self.mark_chain(c, foot, Cap::Foot, why);
             }
         }
         for (i, c) in chains.iter().enumerate() {
-            if legs[i] {
+            if kind[i].is_some() {
                 continue;
             }
-            let end = *c.path.last().unwrap_or(&c.attach);
+            let end = c.end();
             if !self.limb_like(end) || on_ground(self, c) {
                 self.fill_chain(c, end);
                 continue;
             }
             if self.caps[end].contains(&Cap::Grasper) {
+                kind[i] = Some(Cap::Grasper);
                 self.mark_chain(c, end, Cap::Grasper, "on an arm");
                 continue;
             }
@@ -189,17 +199,29 @@ impl Geometry<'_> {
                             && (e.z > a.z + 0.05 * self.input.size || e.y > a.y))
                 }
             };
-            let length: f32 = c
-                .path
-                .windows(2)
-                .map(|w| self.input.joint[w[0]].distance(self.input.joint[w[1]]))
-                .sum::<f32>()
-                + self.input.joint[c.attach].distance(self.input.joint[c.path[0]]);
-            if upper && length >= 0.1 * self.input.size {
+            if upper && self.chain_length(c) >= 0.1 * self.input.size {
+                kind[i] = Some(Cap::Grasper);
                 self.mark_chain(c, end, Cap::Grasper, "a free upper limb");
             } else {
                 self.fill_chain(c, end);
             }
+        }
+        // Digits found by shape take the name of what they hang from.
+        for (b, of) in digits.iter().enumerate() {
+            let Some(of) = *of else { continue };
+            if self.fixed[b] || !self.caps[b].is_empty() {
+                continue;
+            }
+            let cap = if self.caps[of].contains(&Cap::Foot) {
+                "toe"
+            } else if self.caps[of].contains(&Cap::Grasper) {
+                "finger"
+            } else {
+                "digit"
+            };
+            self.caps[b].push(Cap::Other(cap.into()));
+            self.sources[b] =
+                CapsSource::Geometry(format!("a short branch ending the chain at {of}"));
         }
         if !self.caps.iter().any(|c| c.contains(&Cap::Head))
             && let Some(&front) = spine.iter().max_by_key(|&&s| order[s])
@@ -210,17 +232,29 @@ impl Geometry<'_> {
         }
     }
 
-    /// Whether geometry may make `end` a foot or a grasper: nothing named it otherwise
+    /// Whether geometry may make `b` a foot or a grasper: nothing named it otherwise
     /// (a tail, a wing, an eye…).
-    fn limb_like(&self, end: usize) -> bool {
-        !self.fixed[end]
-            && self.caps[end]
+    fn limb_like(&self, b: usize) -> bool {
+        !self.fixed[b]
+            && !self.ignored[b]
+            && self.caps[b]
                 .iter()
                 .all(|c| matches!(c, Cap::Limb | Cap::Grasper | Cap::Foot))
     }
 
+    fn chain_length(&self, c: &Chain) -> f32 {
+        let j = &self.input.joint;
+        std::iter::once(c.attach)
+            .chain(c.path.iter().copied())
+            .collect::<Vec<_>>()
+            .windows(2)
+            .map(|w| j[w[0]].distance(j[w[1]]))
+            .sum()
+    }
+
     /// The spine: the largest connected group of spine-capped bodies, or else the central
-    /// chain from the top of the rig.
+    /// chain from the top of the rig, following at each body its central child with the
+    /// most bodies below it (the neck, not the jaw).
     fn spine(&mut self) -> Vec<usize> {
         let n = self.caps.len();
         let capped: Vec<bool> = (0..n)
@@ -237,29 +271,49 @@ impl Geometry<'_> {
         {
             return best;
         }
-        let tol = (0.02 * self.input.size).max(1e-3);
+        let tol = (0.01 * self.input.size).max(1e-3);
         let central: Vec<bool> = (0..n)
             .map(|b| {
                 self.input.joint[b].x.abs() <= tol
+                    && self.input.end[b].x.abs() <= tol
                     && !self.ignored[b]
                     && !self.fixed[b]
                     && self.caps[b].is_empty()
             })
             .collect();
-        // The first central body from the top, then everything central connected to it.
-        let Some(start) = (0..n).find(|&b| central[b]) else {
+        let mut below: Vec<usize> = central.iter().map(|&c| usize::from(c)).collect();
+        for b in (0..n).rev() {
+            if let Some(p) = self.input.parent[b] {
+                below[p] += below[b];
+            }
+        }
+        let Some(mut at) = (0..n).find(|&b| central[b]) else {
             return Vec::new();
         };
-        let group = self
-            .groups(&central)
-            .into_iter()
-            .find(|g| g.contains(&start))
-            .unwrap_or_default();
-        for &b in &group {
+        let mut chain = vec![at];
+        let mut kids = vec![Vec::new(); n];
+        for (b, p) in self.input.parent.iter().enumerate() {
+            if let Some(p) = *p {
+                kids[p].push(b);
+            }
+        }
+        // The spine goes on into a central child with children of its own, or an only
+        // child: a jaw beside a head's eyes is not more spine.
+        while let Some(next) = kids[at]
+            .iter()
+            .copied()
+            .filter(|&c| central[c] && (!kids[c].is_empty() || kids[at].len() == 1))
+            .max_by_key(|&c| (below[c], usize::MAX - c))
+        {
+            chain.push(next);
+            at = next;
+        }
+        for &b in &chain {
             self.caps[b].push(Cap::Spine);
             self.sources[b] = CapsSource::Geometry("the central chain from the root".into());
         }
-        group
+        chain.sort_unstable();
+        chain
     }
 
     fn groups(&self, member: &[bool]) -> Vec<Vec<usize>> {
@@ -288,8 +342,8 @@ impl Geometry<'_> {
         out
     }
 
-    /// Each spine body's rank from the back/bottom end of the spine toward the head: the
-    /// distance along the spine from its rearmost end.
+    /// Each spine body's rank from the back/bottom end of the spine toward the head: its
+    /// distance along the spine from the rear end of the spine's longest path.
     fn spine_order(&self, spine: &[usize], in_spine: &[bool]) -> Vec<usize> {
         let n = self.caps.len();
         let far = |from: usize| {
@@ -335,93 +389,140 @@ impl Geometry<'_> {
     }
 
     /// Every chain from a spine body to an end: a non-ignored body with no non-ignored body
-    /// further from the spine.
-    fn chains(&self, spine: &[usize], in_spine: &[bool]) -> Vec<Chain> {
+    /// further from the spine, or a body where the chain splits into short branches (digits,
+    /// returned per body as the body they end at).
+    fn chains(&self, spine: &[usize], in_spine: &[bool]) -> (Vec<Chain>, Vec<Option<usize>>) {
+        let n = self.caps.len();
         let mut out = Vec::new();
+        let mut digits = vec![None; n];
         for &s in spine {
             for &first in &self.adj[s] {
                 if in_spine[first] {
                     continue;
                 }
-                // Depth first away from the spine, keeping the path.
-                let mut stack = vec![(first, s, vec![first])];
-                while let Some((x, from, path)) = stack.pop() {
-                    let next: Vec<usize> = self.adj[x]
+                // Depth first away from the spine, keeping the path and its length.
+                let reach = self.input.joint[s].distance(self.input.joint[first]);
+                let mut stack = vec![(first, s, vec![first], reach)];
+                while let Some((x, from, path, length)) = stack.pop() {
+                    let branches: Vec<usize> = self.adj[x]
                         .iter()
                         .copied()
-                        .filter(|&y| y != from && !in_spine[y])
+                        .filter(|&y| y != from && !in_spine[y] && self.active_below(y, x, in_spine))
                         .collect();
-                    if !self.ignored[x] && !next.iter().any(|&y| self.active_below(y, x, in_spine))
-                    {
+                    let ends_here = !self.ignored[x]
+                        && (branches.is_empty()
+                            || (branches.len() >= 2
+                                && branches
+                                    .iter()
+                                    .all(|&y| self.branch_reach(y, x, in_spine) <= 0.5 * length)));
+                    if ends_here {
+                        for &y in &branches {
+                            self.for_branch(y, x, in_spine, &mut |z| digits[z] = Some(x));
+                        }
                         out.push(Chain {
                             attach: s,
                             path: path.clone(),
                         });
                         continue;
                     }
-                    for y in next.into_iter().rev() {
+                    for y in branches.into_iter().rev() {
                         let mut p = path.clone();
                         p.push(y);
-                        stack.push((y, x, p));
+                        let l = length + self.input.joint[x].distance(self.input.joint[y]);
+                        stack.push((y, x, p, l));
                     }
                 }
             }
         }
-        out
+        (out, digits)
+    }
+
+    /// Calls `f` on `x` (reached from `from`) and everything beyond it, away from the spine.
+    fn for_branch(&self, x: usize, from: usize, in_spine: &[bool], f: &mut dyn FnMut(usize)) {
+        let mut stack = vec![(x, from)];
+        while let Some((y, p)) = stack.pop() {
+            f(y);
+            stack.extend(
+                self.adj[y]
+                    .iter()
+                    .filter(|&&z| z != p && !in_spine[z])
+                    .map(|&z| (z, y)),
+            );
+        }
+    }
+
+    /// How far a branch reaches from the joint of the body it hangs from.
+    fn branch_reach(&self, x: usize, from: usize, in_spine: &[bool]) -> f32 {
+        let origin = self.input.joint[from];
+        let mut reach = 0.0f32;
+        self.for_branch(x, from, in_spine, &mut |z| {
+            reach = reach
+                .max(self.input.joint[z].distance(origin))
+                .max(self.input.end[z].distance(origin));
+        });
+        reach
     }
 
     /// Whether `x` (reached from `from`) or anything beyond it is a non-ignored body.
     fn active_below(&self, x: usize, from: usize, in_spine: &[bool]) -> bool {
-        let mut stack = vec![(x, from)];
-        while let Some((y, f)) = stack.pop() {
-            if !self.ignored[y] {
-                return true;
-            }
-            stack.extend(
-                self.adj[y]
-                    .iter()
-                    .filter(|&&z| z != f && !in_spine[z])
-                    .map(|&z| (z, y)),
-            );
-        }
-        false
+        let mut any = false;
+        self.for_branch(x, from, in_spine, &mut |z| any |= !self.ignored[z]);
+        any
     }
 
-    /// The lowest point of `end` and the ignored bodies hanging below it (its toes).
-    fn low_below(&self, end: usize, from: usize, in_spine: &[bool]) -> f32 {
+    /// The lowest point of `end` and what hangs below it (toes, digits).
+    fn low_below(
+        &self,
+        end: usize,
+        from: usize,
+        in_spine: &[bool],
+        _digits: &[Option<usize>],
+    ) -> f32 {
         let mut low = self.input.low[end];
-        let mut stack: Vec<(usize, usize)> = self.adj[end]
-            .iter()
-            .filter(|&&y| y != from && !in_spine[y])
-            .map(|&y| (y, end))
-            .collect();
-        while let Some((y, f)) = stack.pop() {
-            low = low.min(self.input.low[y]);
-            stack.extend(
-                self.adj[y]
-                    .iter()
-                    .filter(|&&z| z != f && !in_spine[z])
-                    .map(|&z| (z, y)),
-            );
+        for &y in &self.adj[end] {
+            if y != from && !in_spine[y] {
+                self.for_branch(y, end, in_spine, &mut |z| low = low.min(self.input.low[z]));
+            }
         }
         low
     }
 
-    /// Makes `tip` a `cap` (a foot or a grasper) and every uncapped body above it on the
-    /// chain a limb.
+    /// Makes `tip` a `cap` (a foot or a grasper), every body above it on the chain a limb
+    /// (a foot or hand named higher up is not the end), and uncapped bodies below it toes or
+    /// fingers.
     fn mark_chain(&mut self, c: &Chain, tip: usize, cap: Cap, why: &str) {
         if !self.fixed[tip] && !self.caps[tip].contains(&cap) {
             self.caps[tip].retain(|x| !matches!(x, Cap::Foot | Cap::Grasper | Cap::Limb));
             self.caps[tip].push(cap.clone());
             self.add_reason(tip, why);
         }
-        for &b in &c.path {
-            if b == tip {
-                break;
+        let Some(at) = c.path.iter().position(|&b| b == tip) else {
+            return;
+        };
+        let tip_name = format!("{cap}");
+        for &b in &c.path[..at] {
+            if self.fixed[b] || self.ignored[b] {
+                continue;
             }
-            if !self.fixed[b] && self.caps[b].is_empty() {
+            if self.caps[b]
+                .iter()
+                .any(|x| matches!(x, Cap::Foot | Cap::Grasper))
+            {
+                self.caps[b].retain(|x| !matches!(x, Cap::Foot | Cap::Grasper));
+                if !self.caps[b].contains(&Cap::Limb) {
+                    self.caps[b].push(Cap::Limb);
+                }
+                self.add_reason(b, &format!("above the chain's {tip_name}"));
+            } else if self.caps[b].is_empty() {
                 self.caps[b].push(Cap::Limb);
-                self.add_reason(b, &format!("on the chain to {cap}"));
+                self.add_reason(b, &format!("on the chain to a {tip_name}"));
+            }
+        }
+        let below = if cap == Cap::Foot { "toe" } else { "finger" };
+        for &b in &c.path[at + 1..] {
+            if !self.fixed[b] && !self.ignored[b] && self.caps[b].is_empty() {
+                self.caps[b].push(Cap::Other(below.into()));
+                self.add_reason(b, &format!("below the chain's {tip_name}"));
             }
         }
     }
@@ -437,7 +538,7 @@ impl Geometry<'_> {
         for &b in &c.path {
             if !self.fixed[b] && !self.ignored[b] && self.caps[b].is_empty() {
                 self.caps[b].push(inherited.clone());
-                self.add_reason(b, &format!("on a chain ending in {}", inherited));
+                self.add_reason(b, &format!("on a chain ending in {inherited}"));
             }
         }
     }
@@ -447,5 +548,11 @@ impl Geometry<'_> {
             CapsSource::Name(w) => CapsSource::Geometry(format!("{why}; named '{w}'")),
             _ => CapsSource::Geometry(why.to_string()),
         };
+    }
+}
+
+impl Chain {
+    fn end(&self) -> usize {
+        *self.path.last().unwrap_or(&self.attach)
     }
 }

@@ -1,7 +1,7 @@
 //! The import pipeline: file → skeleton → mesh → character space → caps → bodies → a
 //! validated [`Creature`] with its mesh and a report of every guess made on the way.
 
-use super::bodies::{body_box, bones};
+use super::bodies::{Bones, body_box, bones};
 use super::caps::{CapsInput, CapsSource, infer};
 use super::mesh::{SkinnedMesh, extract};
 use super::rules::{NameMatch, NamedSide, RigRules};
@@ -10,7 +10,7 @@ use super::source::{Source, read_bytes, read_path};
 use super::space::{Placement, PlacementInput, place};
 use crate::io::LoadError;
 use crate::runtime::creature::{BodyDef, Cap, Creature, Extras};
-use glam::{Affine3A, Mat4, Vec3};
+use glam::{Affine3A, Vec3};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -163,35 +163,42 @@ fn import(
         })
         .collect();
 
-    let placement = placement(&skeleton, mesh.as_ref(), &words, &names);
-    let to_character = Mat4::from(placement.character_from_scene);
-    let world: Vec<Mat4> = skeleton.world.iter().map(|m| to_character * *m).collect();
-    if let Some(m) = &mut mesh {
-        m.transform(placement.character_from_scene);
-    }
-    let bounds_points = world
+    // Sizes do not change when the rig is turned and shifted: measure in the file's space.
+    let (lo, hi) = skeleton
+        .world
         .iter()
         .map(|m| m.w_axis.truncate())
-        .chain(mesh.iter().flat_map(|m| m.positions.iter().copied()));
-    let (lo, hi) = bounds_points.fold(
-        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-        |(lo, hi), p| (lo.min(p), hi.max(p)),
-    );
+        .chain(mesh.iter().flat_map(|m| m.positions.iter().copied()))
+        .fold(
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            |(lo, hi), p| (lo.min(p), hi.max(p)),
+        );
     let size = (hi - lo).max_element().max(1e-3);
-    let height = hi.y.max(1e-3);
     if size > 50.0 {
         warnings.push(format!(
             "the rig is {size:.1} m across; glTF is in metres — was it exported in centimetres?"
         ));
     }
+    let mut bones = bones(&skeleton.world, &skeleton.parent, mesh.as_ref(), size);
+    let placement = placement(&skeleton, &bones, &words, &names, size);
+    bones.transform(placement.character_from_scene);
+    if let Some(m) = &mut mesh {
+        m.transform(placement.character_from_scene);
+    }
+    let height = bones
+        .joint
+        .iter()
+        .chain(&bones.end)
+        .map(|p| p.y)
+        .fold(1e-3f32, f32::max);
 
-    let bones = bones(&world, &skeleton.parent, mesh.as_ref(), size);
     let sided: Vec<bool> = words.iter().map(|w| w.side.is_some()).collect();
     let extras_caps: Vec<Option<Vec<Cap>>> =
         skeleton.extras.iter().map(|e| e.caps.clone()).collect();
     let inferred = infer(&CapsInput {
         parent: &skeleton.parent,
         joint: &bones.joint,
+        end: &bones.end,
         low: &bones.low,
         names: &names,
         sided: &sided,
@@ -267,9 +274,10 @@ fn import(
 /// body) is already there and is left exactly as it is.
 fn placement(
     skeleton: &Skeleton,
-    mesh: Option<&SkinnedMesh>,
+    bones: &Bones,
     words: &[super::rules::NameWords],
     names: &[Option<NameMatch>],
+    size: f32,
 ) -> Placement {
     let ours = skeleton
         .node
@@ -284,7 +292,6 @@ fn placement(
             shift: Vec3::ZERO,
         };
     }
-    let joints: Vec<Vec3> = skeleton.world.iter().map(|m| m.w_axis.truncate()).collect();
     let named_side: Vec<i8> = words
         .iter()
         .map(|w| match w.side {
@@ -308,23 +315,17 @@ fn placement(
         .collect();
     let feet = with_cap(&Cap::Foot, false);
     let toes = with_cap(&Cap::Other("toe".into()), true);
-    let lowest_y = joints
-        .iter()
-        .chain(mesh.iter().flat_map(|m| m.positions.iter()))
-        .map(|p| p.y)
-        .fold(f32::INFINITY, f32::min);
-    let (lo, hi) = joints.iter().fold(
-        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
-    );
+    // The lowest point any bone reaches — its mesh, or without one its bone tips — stands
+    // on the ground.
+    let lowest_y = bones.low.iter().copied().fold(f32::INFINITY, f32::min);
     place(&PlacementInput {
-        joints: &joints,
+        joints: &bones.joint,
         named_side: &named_side,
         heads: &heads,
         feet: &feet,
         toes: &toes,
         lowest_y: if lowest_y.is_finite() { lowest_y } else { 0.0 },
         root: 0,
-        size: (hi - lo).max_element().max(1e-3),
+        size,
     })
 }

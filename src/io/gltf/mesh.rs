@@ -47,7 +47,9 @@ impl SkinnedMesh {
         self.inverse_bind = creature
             .bodies()
             .iter()
-            .map(|b| Mat4::from_rotation_translation(b.rotation, b.position).inverse())
+            .map(|b| {
+                Mat4::from(Affine3A::from_rotation_translation(b.rotation, b.position).inverse())
+            })
             .collect();
     }
 

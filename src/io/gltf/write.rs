@@ -143,10 +143,9 @@ pub(super) fn document(
     // The skin: every body, bound where it rests.
     let inverse_bind: Vec<f32> = rest
         .iter()
+        // An affine inverse keeps the last row exactly (0, 0, 0, 1), as glTF requires.
         .flat_map(|&(t, r)| {
-            Mat4::from_rotation_translation(r, t)
-                .inverse()
-                .to_cols_array()
+            Mat4::from(glam::Affine3A::from_rotation_translation(r, t).inverse()).to_cols_array()
         })
         .collect();
     let ibm = bin.floats(&inverse_bind, "MAT4", 16, None, false);
