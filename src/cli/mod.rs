@@ -98,6 +98,19 @@ pub enum Command {
         project: PathBuf,
         #[arg(long)]
         out: PathBuf,
+        /// Bytes and key counts per clip and channel.
+        #[arg(long)]
+        report: bool,
+        /// The report (and any reduction) as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Drop keys whose removal changes a channel's curve by less than this (its own
+        /// units: generalized position units, radians, weights).
+        #[arg(long)]
+        reduce: Option<f32>,
+        /// A tolerance for one channel, CHANNEL=TOLERANCE (repeatable).
+        #[arg(long, value_parser = export::parse_channel_tolerance)]
+        reduce_channel: Vec<(String, f32)>,
     },
     /// Microseconds per creature-frame, whole pipeline and per stage, over a mix of the
     /// sample creatures and clips.
@@ -184,7 +197,21 @@ fn run(cli: Cli) -> Result<()> {
             variant,
             all_variants,
         }),
-        Some(Command::Export { project, out }) => export::export(&project, &out),
+        Some(Command::Export {
+            project,
+            out,
+            report,
+            json,
+            reduce,
+            reduce_channel,
+        }) => export::export(export::ExportArgs {
+            project: &project,
+            out: &out,
+            report,
+            json,
+            reduce,
+            reduce_channel: &reduce_channel,
+        }),
         Some(Command::Bench {
             creatures,
             threads,
