@@ -208,6 +208,18 @@ pub(super) fn build(src: &Source) -> Result<Skeleton, LoadError> {
         }
         None => stack.extend(tops.iter().map(|&t| (t, None))),
     }
+    // A file that lists parents first (Anymorph's bakes, most exporters) keeps its order, so
+    // a round trip keeps the creature's; otherwise depth first from the top.
+    let listed_parents_first =
+        joiner.is_none() && sorted.iter().all(|&i| body_parent_node(i).is_none_or(|p| p < i));
+    if listed_parents_first {
+        stack.clear();
+        for &i in &sorted {
+            body_of_node[i] = Some(node.len());
+            node.push(Some(i));
+            parent.push(body_parent_node(i).and_then(|p| body_of_node[p]));
+        }
+    }
     while let Some((i, p)) = stack.pop() {
         if body_of_node[i].is_some() {
             continue;
