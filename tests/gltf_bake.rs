@@ -6,8 +6,8 @@
 mod common;
 
 use anymorph::io::gltf::{
-    BakeRequest, BakeTake, bake_glb, bake_gltf_json, bake_to_file, import_rig,
-    import_rig_from_bytes, RigRules,
+    BakeRequest, BakeTake, RigRules, bake_glb, bake_gltf_json, bake_to_file, import_rig,
+    import_rig_from_bytes,
 };
 use anymorph::runtime::clip::Clip;
 use anymorph::runtime::creature::Creature;
@@ -27,13 +27,33 @@ fn take(clip: &str, variant: usize) -> BakeTake {
 }
 
 /// The creatures and takes the tests bake: samples without a mesh and Blender rigs with one.
-fn cases() -> Vec<(Creature, Option<anymorph::io::gltf::SkinnedMesh>, Vec<BakeTake>)> {
+fn cases() -> Vec<(
+    Creature,
+    Option<anymorph::io::gltf::SkinnedMesh>,
+    Vec<BakeTake>,
+)> {
     let mut v = vec![
-        (common::creature("biped").clone(), None, vec![take("wave", 0), take("wave", 1)]),
-        (common::creature("quadruped").clone(), None, vec![take("dance", 0)]),
-        (common::creature("octopod").clone(), None, vec![take("idle_breathe", 0)]),
+        (
+            common::creature("biped").clone(),
+            None,
+            vec![take("wave", 0), take("wave", 1)],
+        ),
+        (
+            common::creature("quadruped").clone(),
+            None,
+            vec![take("dance", 0)],
+        ),
+        (
+            common::creature("octopod").clone(),
+            None,
+            vec![take("idle_breathe", 0)],
+        ),
     ];
-    for (rig, clip) in [("humanoid.glb", "reach_target"), ("horse.glb", "dance"), ("spider.glb", "wave")] {
+    for (rig, clip) in [
+        ("humanoid.glb", "reach_target"),
+        ("horse.glb", "dance"),
+        ("spider.glb", "wave"),
+    ] {
         let r = import_rig(&common::root().join("tests/fixtures/gltf").join(rig)).unwrap();
         v.push((r.creature, r.mesh, vec![take(clip, 0)]));
     }
@@ -167,7 +187,10 @@ fn bake_then_import_gives_the_same_rest_skeleton() {
         for (a, b) in creature.bodies().iter().zip(back.bodies()) {
             assert_eq!(a.name, b.name);
             let parent = |c: &Creature, p: Option<usize>| p.map(|p| c.body(p).name.clone());
-            assert_eq!(parent(&creature, a.file_parent), parent(&back, b.file_parent));
+            assert_eq!(
+                parent(&creature, a.file_parent),
+                parent(&back, b.file_parent)
+            );
             assert!(
                 a.joint.distance(b.joint) < 1e-4,
                 "{} {}: joint {} vs {}",
@@ -182,9 +205,10 @@ fn bake_then_import_gives_the_same_rest_skeleton() {
         assert_eq!(back.legs().len(), creature.legs().len());
         // The .gltf flavour carries the same document.
         let (text, _) = bake_gltf_json(&request).unwrap();
-        let again = import_rig_from_bytes(text.as_bytes(), "baked.gltf", None, &RigRules::builtin())
-            .unwrap()
-            .creature;
+        let again =
+            import_rig_from_bytes(text.as_bytes(), "baked.gltf", None, &RigRules::builtin())
+                .unwrap()
+                .creature;
         assert_eq!(again.len(), creature.len());
     }
 }
@@ -258,7 +282,12 @@ fn bad_bake_requests_are_errors() {
         takes: vec![],
         fps: f32::NAN,
     };
-    assert!(bake_glb(&request).unwrap_err().to_string().starts_with("fps"));
+    assert!(
+        bake_glb(&request)
+            .unwrap_err()
+            .to_string()
+            .starts_with("fps")
+    );
     let request = BakeRequest {
         creature: common::creature("snake"),
         mesh: None,
@@ -279,7 +308,12 @@ fn bad_bake_requests_are_errors() {
         }],
         fps: FPS,
     };
-    assert!(bake_glb(&request).unwrap_err().to_string().contains("limit"));
+    assert!(
+        bake_glb(&request)
+            .unwrap_err()
+            .to_string()
+            .contains("limit")
+    );
 }
 
 /// Where `npm ci` puts the validator (tools/gltf-validator/package.json).
@@ -358,7 +392,11 @@ fn the_bake_command_writes_a_file_and_says_what_it_holds() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("wave.glb");
     let run = Command::new(env!("CARGO_BIN_EXE_anymorph"))
-        .args(["bake", "tests/fixtures/gltf/humanoid.glb", "assets/clips/wave.clip.json"])
+        .args([
+            "bake",
+            "tests/fixtures/gltf/humanoid.glb",
+            "assets/clips/wave.clip.json",
+        ])
         .arg("--out")
         .arg(&out)
         .args(["--fps", "15", "--all-variants"])
@@ -366,13 +404,21 @@ fn the_bake_command_writes_a_file_and_says_what_it_holds() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     assert!(stdout.contains("skinned mesh"), "{stdout}");
     assert!(stdout.contains("'wave v1'"), "{stdout}");
     let back = import_rig(Path::new(&out)).unwrap();
     assert_eq!(back.creature.len(), 58);
     let bad = Command::new(env!("CARGO_BIN_EXE_anymorph"))
-        .args(["bake", "sample_creatures/snake.creature.json", "assets/clips/wave.clip.json"])
+        .args([
+            "bake",
+            "sample_creatures/snake.creature.json",
+            "assets/clips/wave.clip.json",
+        ])
         .arg("--out")
         .arg(dir.path().join("x.glb"))
         .current_dir(common::root())

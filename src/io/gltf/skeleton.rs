@@ -210,8 +210,10 @@ pub(super) fn build(src: &Source) -> Result<Skeleton, LoadError> {
     }
     // A file that lists parents first (Anymorph's bakes, most exporters) keeps its order, so
     // a round trip keeps the creature's; otherwise depth first from the top.
-    let listed_parents_first =
-        joiner.is_none() && sorted.iter().all(|&i| body_parent_node(i).is_none_or(|p| p < i));
+    let listed_parents_first = joiner.is_none()
+        && sorted
+            .iter()
+            .all(|&i| body_parent_node(i).is_none_or(|p| p < i));
     if listed_parents_first {
         stack.clear();
         for &i in &sorted {

@@ -64,7 +64,20 @@ pub(super) fn read_bytes(
             column: e.column(),
             message: format!("not a glTF document: {e}"),
         })?;
-    let doc = gltf::Document::from_json(root).map_err(|e| match e {
+    check_mesh_indices(&root, label)?;
+    // gltf-json's validation indexes some arrays unchecked; the check above covers the case
+    // known to panic, and any other turns into an error here rather than a crash.
+    let validated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        gltf::Document::from_json(root)
+    }))
+    .map_err(|_| {
+        field_error(
+            label,
+            "(document)",
+            "the glTF validation failed on a malformed document",
+        )
+    })?;
+    let doc = validated.map_err(|e| match e {
         gltf::Error::Validation(errors) => {
             let (path, error) = errors
                 .first()
@@ -118,6 +131,26 @@ pub(super) fn read_bytes(
         doc,
         buffers,
     })
+}
+
+/// Every accessor a mesh primitive names exists (gltf-json's POSITION check assumes it).
+fn check_mesh_indices(root: &gltf::json::Root, label: &str) -> Result<(), LoadError> {
+    let count = root.accessors.len();
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            let attributes = prim.attributes.values().map(|a| a.value());
+            for index in attributes.chain(prim.indices.iter().map(|a| a.value())) {
+                if index >= count {
+                    return Err(field_error(
+                        label,
+                        format!("meshes[{m}].primitives[{p}]"),
+                        format!("accessor {index} does not exist ({count} accessors)"),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn read_limited(path: &Path) -> Result<Vec<u8>, LoadError> {
