@@ -118,7 +118,7 @@ fn non_finite_transforms_are_errors_naming_the_node_and_field() {
     );
     assert!(e.contains("matrix"), "{e}");
     // NaN in binary data: a skin's inverse bind matrix.
-    let mut floats = vec![0f32; 16];
+    let mut floats = [0f32; 16];
     floats[5] = f32::NAN;
     let bytes: Vec<u8> = floats.iter().flat_map(|f| f.to_le_bytes()).collect();
     let uri = format!(
@@ -140,7 +140,7 @@ fn non_finite_transforms_are_errors_naming_the_node_and_field() {
 
 #[test]
 fn a_nan_in_vertex_data_is_an_error_naming_the_accessor() {
-    let mut floats = vec![0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+    let mut floats = [0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
     floats[4] = f32::NAN;
     let bytes: Vec<u8> = floats.iter().flat_map(|f| f.to_le_bytes()).collect();
     let uri = format!(

@@ -220,22 +220,21 @@ pub(super) fn body_box(
     };
     let length = bone.length();
     let mut pts: Vec<Vec3> = vec![joint];
-    let pad;
-    if bones.points[b].len() >= MIN_POINTS {
+    let pad = if bones.points[b].len() >= MIN_POINTS {
         pts.extend(bones.points[b].iter().copied());
         if bones.end_is_child[b] {
             pts.push(bones.end[b]);
         }
-        pad = 0.002 * size;
+        0.002 * size
     } else {
         pts.push(bones.end[b]);
-        pad = if bones.skinned && bones.points[b].is_empty() {
+        if bones.skinned && bones.points[b].is_empty() {
             // A bone that moves no vertex of a skinned rig is a control: keep it thin.
             0.005 * size
         } else {
             (0.15 * length).clamp(0.005 * size, 0.05 * size)
-        };
-    }
+        }
+    };
     let inverse = rotation.inverse();
     let (lo, hi) = pts.iter().fold(
         (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
