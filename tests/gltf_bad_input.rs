@@ -218,3 +218,45 @@ fn load_creature_names_the_file() {
         "{e}"
     );
 }
+
+#[test]
+fn missing_and_repeated_names_are_made_unique_in_file_order() {
+    let json = r#"{"asset": {"version": "2.0"}, "nodes": [
+        {"name": "bone", "children": [1, 2, 3]}, {"name": "bone"}, {}, {"name": "bone", "children": [4]},
+        {"name": "bone_2"}]}"#;
+    let rig =
+        import_rig_from_bytes(json.as_bytes(), "dup.gltf", None, &RigRules::builtin()).unwrap();
+    let names: Vec<&str> = rig
+        .creature
+        .bodies()
+        .iter()
+        .map(|b| b.name.as_str())
+        .collect();
+    assert_eq!(names, ["bone", "bone_2", "node_2", "bone_3", "bone_2_2"]);
+}
+
+#[test]
+fn the_editor_bake_reports_each_creature_on_its_own() {
+    use anymorph::io::gltf::{BakeJob, bake_clip_for_creatures};
+    let dir = tempfile::tempdir().unwrap();
+    let clip = std::sync::Arc::new(common::clip("wave").clone());
+    let jobs = [
+        BakeJob {
+            creature: common::creature("biped"),
+            mesh: None,
+            variants: vec![],
+            out: dir.path().join("biped.glb"),
+        },
+        BakeJob {
+            creature: common::creature("snake"),
+            mesh: None,
+            variants: vec![],
+            out: dir.path().join("snake.glb"),
+        },
+    ];
+    let results = bake_clip_for_creatures(&clip, &jobs, 30.0);
+    assert_eq!(results[0].as_ref().unwrap().animations.len(), 2);
+    assert!(results[1].is_err(), "wave does not play on the snake");
+    assert!(dir.path().join("biped.glb").is_file());
+    assert!(!dir.path().join("snake.glb").exists());
+}

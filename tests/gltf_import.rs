@@ -282,3 +282,20 @@ fn a_users_rule_table_beside_the_rig_is_used() {
     let plain = import_rig_with(&fixture("humanoid.glb"), &RigRules::empty()).unwrap();
     assert_eq!(plain.creature.legs().len(), 2);
 }
+
+#[test]
+fn the_rule_table_example_in_format_md_parses() {
+    let doc = std::fs::read_to_string(common::root().join("docs/FORMAT.md")).unwrap();
+    let block = doc
+        .split("```json")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap().trim())
+        .find(|b| b.contains("anymorph-rig-rules"))
+        .expect("FORMAT.md shows a rule table");
+    let rules = RigRules::from_str(block, "FORMAT.md").unwrap();
+    let w = rules.words("eye_stalk.L");
+    assert_eq!(
+        rules.classify(&w, &[]).map(|m| m.caps),
+        Some(vec![Cap::Eye])
+    );
+}

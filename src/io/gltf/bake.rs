@@ -95,6 +95,50 @@ pub fn bake_to_file(request: &BakeRequest, path: &Path) -> Result<BakeSummary, B
     Ok(summary)
 }
 
+/// One creature's file in a bake of one clip for several creatures (the editor's
+/// File → Bake glTF: the current clip, the chosen creatures and their variants).
+#[derive(Clone, Debug)]
+pub struct BakeJob<'a> {
+    pub creature: &'a Creature,
+    pub mesh: Option<&'a SkinnedMesh>,
+    /// Variants to bake, one animation each; empty bakes every variant the clip has on
+    /// this creature.
+    pub variants: Vec<usize>,
+    pub out: std::path::PathBuf,
+}
+
+/// Bakes `clip` for each job into its own file; one result per job, in order, so one
+/// creature the clip does not play on does not stop the others.
+pub fn bake_clip_for_creatures(
+    clip: &Arc<Clip>,
+    jobs: &[BakeJob],
+    fps: f32,
+) -> Vec<Result<BakeSummary, BakeError>> {
+    jobs.iter()
+        .map(|job| {
+            let variants = if job.variants.is_empty() {
+                let mut ch = Character::new(Arc::new(job.creature.clone()));
+                (0..ch.variants(clip).len().max(1)).collect()
+            } else {
+                job.variants.clone()
+            };
+            let request = BakeRequest {
+                creature: job.creature,
+                mesh: job.mesh,
+                takes: variants
+                    .into_iter()
+                    .map(|variant| BakeTake {
+                        clip: Arc::clone(clip),
+                        variant,
+                    })
+                    .collect(),
+                fps,
+            };
+            bake_to_file(&request, &job.out)
+        })
+        .collect()
+}
+
 fn assemble(request: &BakeRequest) -> Result<(write::Document, BakeSummary), BakeError> {
     if !(request.fps.is_finite() && request.fps > 0.0 && request.fps <= 1000.0) {
         return Err(BakeError::Fps(request.fps));

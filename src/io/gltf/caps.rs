@@ -141,7 +141,7 @@ impl Geometry<'_> {
         let on_ground = |g: &Self, c: &Chain| {
             let end = c.end();
             let from = c.path.len().checked_sub(2).map_or(c.attach, |i| c.path[i]);
-            g.low_below(end, from, &in_spine, &digits) <= tolerance
+            g.low_below(end, from, &in_spine) <= tolerance
         };
 
         // Legs first: the hips they hang from decide which limbs are "upper".
@@ -471,13 +471,7 @@ impl Geometry<'_> {
     }
 
     /// The lowest point of `end` and what hangs below it (toes, digits).
-    fn low_below(
-        &self,
-        end: usize,
-        from: usize,
-        in_spine: &[bool],
-        _digits: &[Option<usize>],
-    ) -> f32 {
+    fn low_below(&self, end: usize, from: usize, in_spine: &[bool]) -> f32 {
         let mut low = self.input.low[end];
         for &y in &self.adj[end] {
             if y != from && !in_spine[y] {

@@ -102,7 +102,6 @@ pub fn mesh_for_creature(
     };
     let dir = creature_path.parent().unwrap_or(Path::new("."));
     let path = dir.join(mesh);
-    // A glTF creature refers to itself; import it once, not twice.
     let rig = import_rig(&path)?;
     let Some(mut m) = rig.mesh else {
         return Ok(None);

@@ -30,7 +30,8 @@ mod space;
 mod write;
 
 pub use bake::{
-    BakeError, BakeRequest, BakeSummary, BakeTake, bake_glb, bake_gltf_json, bake_to_file,
+    BakeError, BakeJob, BakeRequest, BakeSummary, BakeTake, bake_clip_for_creatures, bake_glb,
+    bake_gltf_json, bake_to_file,
 };
 pub use caps::CapsSource;
 pub use import::{

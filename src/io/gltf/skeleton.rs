@@ -63,7 +63,8 @@ pub(super) fn build(src: &Source) -> Result<Skeleton, LoadError> {
             "the file has no nodes; a creature needs at least one",
         ));
     }
-    let label = |i: usize| match doc.nodes().nth(i).and_then(|x| x.name()) {
+    let nodes: Vec<gltf::Node> = doc.nodes().collect();
+    let label = |i: usize| match nodes.get(i).and_then(|x| x.name()) {
         Some(name) => format!("nodes[{i}] ('{name}')"),
         None => format!("nodes[{i}]"),
     };
@@ -237,7 +238,7 @@ pub(super) fn build(src: &Source) -> Result<Skeleton, LoadError> {
     let mut taken = HashSet::new();
     for &b in &node {
         let base = match b {
-            Some(i) => match doc.nodes().nth(i).and_then(|x| x.name()) {
+            Some(i) => match nodes.get(i).and_then(|x| x.name()) {
                 Some(s) if !s.trim().is_empty() => s.trim().to_string(),
                 _ => format!("node_{i}"),
             },
