@@ -37,13 +37,37 @@ pub(super) fn info(path: &Path, as_json: bool) -> Result<()> {
             .collect::<Vec<_>>()
             .join(" → ")
     );
+    if let Some(import) = c.extra().get("import") {
+        // A creature imported from glTF: how it was placed and what the importer guessed.
+        let text = |k: &str| {
+            import
+                .get(k)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        println!(
+            "imported from glTF: {}; {}",
+            text("skeleton"),
+            text("facing")
+        );
+        if let Some(Value::Array(warnings)) = import.get("warnings") {
+            for w in warnings.iter().filter_map(Value::as_str) {
+                println!("  warning: {w}");
+            }
+        }
+    }
     println!("{:<24} {:<20} {:>8}  caps", "body", "parent", "limb m");
     for &id in c.order() {
         let body = c.body(id);
         let parent = c.parent(id).map_or("-", |p| c.body(p).name.as_str());
         let caps: Vec<&str> = body.caps.iter().map(Cap::as_str).collect();
+        let source = match body.extra.get("caps_source").and_then(Value::as_str) {
+            Some(s) => format!("   (from {s})"),
+            None => String::new(),
+        };
         println!(
-            "{:<24} {:<20} {:>8.3}  {}",
+            "{:<24} {:<20} {:>8.3}  {}{source}",
             body.name,
             parent,
             c.limb_length(id),
@@ -91,7 +115,7 @@ pub fn creature_summary(c: &Creature) -> Value {
         }
     }
     let name = |id: usize| c.body(id).name.clone();
-    json!({
+    let mut summary = json!({
         "name": c.name(),
         "bodies": c.len(),
         "root": name(c.root()),
@@ -109,5 +133,20 @@ pub fn creature_summary(c: &Creature) -> Value {
             "hip": name(l.hip), "foot": name(l.foot), "length": l.length,
             "chain": l.chain.iter().map(|&b| name(b)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
-    })
+    });
+    // Imported from glTF: where each body's caps came from (extras, a name rule, geometry).
+    let sources: serde_json::Map<String, Value> = c
+        .bodies()
+        .iter()
+        .filter_map(|b| Some((b.name.clone(), b.extra.get("caps_source")?.clone())))
+        .collect();
+    if let Some(obj) = summary.as_object_mut() {
+        if !sources.is_empty() {
+            obj.insert("caps_sources".into(), Value::Object(sources));
+        }
+        if let Some(import) = c.extra().get("import") {
+            obj.insert("import".into(), import.clone());
+        }
+    }
+    summary
 }

@@ -1,5 +1,6 @@
 //! The command line (DESIGN.md "Command line"): a stable contract that tests and scripts use.
 
+mod bake;
 mod bench;
 mod demo;
 mod eval;
@@ -107,11 +108,39 @@ pub enum Command {
         #[arg(long, default_value_t = 2)]
         threads: usize,
     },
+    /// Play a clip on a creature and write it as a glTF animation (GLB, or JSON for .gltf).
+    Bake {
+        creature: PathBuf,
+        clip: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        /// Keys per second (default: the clip's fps).
+        #[arg(long)]
+        fps: Option<f32>,
+        #[arg(long, default_value_t = 0, conflicts_with = "all_variants")]
+        variant: usize,
+        /// One animation per variant of the clip on this creature.
+        #[arg(long)]
+        all_variants: bool,
+    },
     /// Write a project's clips as one package for a game.
     Export {
         project: PathBuf,
         #[arg(long)]
         out: PathBuf,
+        /// Bytes and key counts per clip and channel.
+        #[arg(long)]
+        report: bool,
+        /// The report (and any reduction) as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Drop keys whose removal changes a channel's curve by less than this (its own
+        /// units: generalized position units, radians, weights).
+        #[arg(long)]
+        reduce: Option<f32>,
+        /// A tolerance for one channel, CHANNEL=TOLERANCE (repeatable).
+        #[arg(long, value_parser = export::parse_channel_tolerance)]
+        reduce_channel: Vec<(String, f32)>,
     },
     /// Particle IK on the goals in a file; final body transforms (character space) as JSON.
     Solve {
@@ -190,7 +219,6 @@ fn run(cli: Cli) -> Result<()> {
             clip,
             json,
         }) => variants::variants(&creature, &clip, json),
-        Some(Command::Export { project, out }) => export::export(&project, &out),
         Some(Command::Solve { creature, goals }) => solve::solve_cmd(&creature, &goals),
         Some(Command::Generate { seed, out }) => generate::generate(seed, &out),
         Some(Command::Validate {
@@ -209,6 +237,36 @@ fn run(cli: Cli) -> Result<()> {
             report,
             config,
             threads: threads.max(1),
+        }),
+        Some(Command::Bake {
+            creature,
+            clip,
+            out,
+            fps,
+            variant,
+            all_variants,
+        }) => bake::bake(bake::BakeArgs {
+            creature: &creature,
+            clip: &clip,
+            out: &out,
+            fps,
+            variant,
+            all_variants,
+        }),
+        Some(Command::Export {
+            project,
+            out,
+            report,
+            json,
+            reduce,
+            reduce_channel,
+        }) => export::export(export::ExportArgs {
+            project: &project,
+            out: &out,
+            report,
+            json,
+            reduce,
+            reduce_channel: &reduce_channel,
         }),
         Some(Command::Bench {
             creatures,

@@ -31,19 +31,11 @@ struct CreatureIn {
     bodies: Vec<BodyDef>,
 }
 
-/// Loads a creature from a file. JSON is read here; glTF is recognised by its extension.
+/// Loads a creature from a file. JSON is read here; a `.glb`/`.gltf` rig is imported (see
+/// [`super::gltf::import_rig`], which also gives its mesh and an import report).
 pub fn load_creature(path: &Path) -> Result<Creature, LoadError> {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if ext == "glb" || ext == "gltf" {
-        return Err(LoadError::Unsupported {
-            path: path.display().to_string(),
-            message: "glTF creatures are not supported by this build yet; use *.creature.json"
-                .into(),
-        });
+    if super::gltf::is_gltf_path(path) {
+        return super::gltf::import_rig(path).map(|rig| rig.creature);
     }
     let (label, text) = json::read_text(path)?;
     creature_from_str(&text, &label)

@@ -5,8 +5,11 @@ pub mod clip_file;
 pub mod creature_file;
 mod error;
 pub mod gait_file;
+pub mod gltf;
 pub mod json;
+pub mod key_reduction;
 pub mod package_file;
+pub mod package_stats;
 pub mod project_file;
 
 pub use clip_file::{clip_from_str, clip_to_string, load_clip, save_clip};
