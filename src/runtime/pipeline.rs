@@ -98,8 +98,22 @@ impl Pipeline {
 
     /// Runs one frame; returns every body's pose in character space.
     pub fn run(&mut self, clip: &Clip, creature: &Creature, input: &EvalInput) -> &[BodyPose] {
-        self.plan.evaluate(clip, creature, input, &mut self.goals);
-        self.stage.run(creature, &self.goals, input.dt_secs)
+        self.run_timed(clip, creature, input, None)
+    }
+
+    /// [`Pipeline::run`], adding the time of each stage to `times` when given (the
+    /// editor's status bar).
+    pub fn run_timed(
+        &mut self,
+        clip: &Clip,
+        creature: &Creature,
+        input: &EvalInput,
+        mut times: Option<&mut StageTimes>,
+    ) -> &[BodyPose] {
+        self.plan
+            .evaluate_timed(clip, creature, input, &mut self.goals, times.as_deref_mut());
+        self.stage
+            .run_timed(creature, &self.goals, input.dt_secs, times)
     }
 
     /// The goals of the last frame run.
