@@ -1,27 +1,5 @@
-// The backdrop: a vertical gradient behind everything, a ground disc with an anti-aliased
-// metric grid that fades at its edge, and soft contact shadows under bodies.
-
-struct BackgroundOut {
-    @builtin(position) clip: vec4<f32>,
-    @location(0) uv: vec2<f32>,
-};
-
-@vertex
-fn vs_background(@builtin(vertex_index) index: u32) -> BackgroundOut {
-    // One triangle covering the target.
-    let uv = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
-    var out: BackgroundOut;
-    out.clip = vec4<f32>(uv * 2.0 - 1.0, 1.0, 1.0);
-    out.uv = uv;
-    return out;
-}
-
-@fragment
-fn fs_background(in: BackgroundOut) -> @location(0) vec4<f32> {
-    let top = vec3<f32>(0.055, 0.062, 0.075);
-    let bottom = vec3<f32>(0.17, 0.175, 0.185);
-    return vec4<f32>(mix(bottom, top, clamp(in.uv.y, 0.0, 1.0)), 1.0);
-}
+// The ground: a disc that fades at its edge (its grid is drawn as lines), and soft contact
+// shadows under bodies.
 
 struct GroundOut {
     @builtin(position) clip: vec4<f32>,
@@ -47,26 +25,13 @@ fn vs_ground(@builtin(vertex_index) index: u32) -> GroundOut {
     return out;
 }
 
-// 1 on a grid line of the given spacing, 0 between lines, anti-aliased over a pixel.
-fn grid_line(coord: vec2<f32>, width_px: f32) -> f32 {
-    let d = abs(fract(coord - 0.5) - 0.5) / max(fwidth(coord), vec2<f32>(1e-6));
-    return 1.0 - clamp(min(d.x, d.y) - width_px * 0.5 + 0.5, 0.0, 1.0);
-}
-
+// A flat ground that fades out at its edge. The grid is drawn over it as lines: a per-pixel
+// grid costs a software rasterizer more than all the bodies together.
 @fragment
 fn fs_ground(in: GroundOut) -> @location(0) vec4<f32> {
-    let cell = frame.ground.y;
-    let major = cell * frame.ground.w;
-    let minor_line = grid_line(in.world.xz / cell, 1.0);
-    let major_line = grid_line(in.world.xz / major, 1.5);
-    // Fine lines vanish where they would crowd into a moiré.
-    let crowding = clamp(length(fwidth(in.world.xz / cell)) * 2.0, 0.0, 1.0);
-    var color = vec3<f32>(0.2, 0.205, 0.215);
-    color = mix(color, vec3<f32>(0.29, 0.3, 0.31), minor_line * (1.0 - crowding));
-    color = mix(color, vec3<f32>(0.4, 0.41, 0.43), major_line);
     let r = distance(in.world.xz, frame.ground_center.xz) / frame.ground.z;
-    let alpha = 1.0 - smoothstep(0.55, 1.0, r);
-    return vec4<f32>(color, alpha);
+    let alpha = 1.0 - smoothstep(0.6, 1.0, r);
+    return vec4<f32>(0.2, 0.205, 0.215, alpha);
 }
 
 struct ShadowIn {

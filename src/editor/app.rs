@@ -479,6 +479,7 @@ impl eframe::App for AnymorphApp {
                 ui,
                 &StatusInputs {
                     stats: self.stats,
+                    animating: self.playback.playing || self.viewport.is_dragging_target(),
                     creatures: self.doc.roster.len(),
                     bodies: self.viewport.body_count,
                     selection: selection_text,

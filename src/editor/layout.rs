@@ -17,6 +17,8 @@ pub fn side_by_side(bounds: &[Aabb]) -> Vec<Vec3> {
     let sizes: Vec<Vec3> = bounds.iter().map(|b| b.size().max(Vec3::splat(0.05))).collect();
     let largest = sizes.iter().fold(Vec3::ZERO, |m, s| m.max(*s));
     let gap = (0.35 * largest.x.max(largest.z)).max(0.3);
+    // Rows stand well apart so a back row's labels clear the front row's heads.
+    let row_gap = gap + 0.5 * largest.y;
     let mut offsets = vec![Vec3::ZERO; n];
     let mut row_z = 0.0;
     for row in 0..rows {
@@ -24,15 +26,16 @@ pub fn side_by_side(bounds: &[Aabb]) -> Vec<Vec3> {
         let width: f32 =
             members.iter().map(|&i| sizes[i].x).sum::<f32>() + gap * (members.len() as f32 - 1.0);
         let depth = members.iter().map(|&i| sizes[i].z).fold(0.0, f32::max);
-        let mut x = width * 0.5;
+        // Seen from the front (the default camera, at +Z), world +X is on the right: the
+        // roster reads left to right on screen.
+        let mut x = -width * 0.5;
         for &i in &members {
-            // +X is the creatures' left, so the roster reads left to right from the front.
-            let slot_center = x - sizes[i].x * 0.5;
+            let slot_center = x + sizes[i].x * 0.5;
             let c = bounds[i].center();
             offsets[i] = Vec3::new(slot_center - c.x, 0.0, row_z - c.z);
-            x -= sizes[i].x + gap;
+            x += sizes[i].x + gap;
         }
-        row_z -= depth + gap;
+        row_z -= depth + row_gap;
     }
     offsets
 }

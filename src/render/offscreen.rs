@@ -28,6 +28,8 @@ pub struct OffscreenRenderer {
     device: wgpu::Device,
     queue: wgpu::Queue,
     renderer: SceneRenderer,
+    /// Reused while images keep the same size.
+    target: Option<RenderTarget>,
     adapter_name: String,
 }
 
@@ -63,6 +65,7 @@ impl OffscreenRenderer {
         let sample_count = supported_sample_count(&adapter, msaa);
         Ok(OffscreenRenderer {
             renderer: SceneRenderer::new(&device, sample_count),
+            target: None,
             device,
             queue,
             adapter_name,
@@ -81,8 +84,26 @@ impl OffscreenRenderer {
         width: u32,
         height: u32,
     ) -> Result<image::RgbaImage, RenderError> {
+        self.draw(scene, width, height)?;
+        let Some(target) = &self.target else {
+            return Err(RenderError::Readback("nothing was drawn".into()));
+        };
+        read_texture(&self.device, &self.queue, target.color_texture())
+    }
+
+    /// Draws `scene` and waits for the GPU, without reading the image back (benchmarks).
+    pub fn draw(&mut self, scene: &Scene, width: u32, height: u32) -> Result<(), RenderError> {
         let size = [width.clamp(1, 8192), height.clamp(1, 8192)];
-        let target = RenderTarget::new(&self.device, size, self.renderer.sample_count());
+        if self.target.as_ref().is_none_or(|t| t.size_px() != size) {
+            self.target = Some(RenderTarget::new(
+                &self.device,
+                size,
+                self.renderer.sample_count(),
+            ));
+        }
+        let Some(target) = &self.target else {
+            return Err(RenderError::Readback("no render target".into()));
+        };
         self.renderer
             .prepare(&self.device, &self.queue, scene, size);
         let mut encoder = self
@@ -90,9 +111,15 @@ impl OffscreenRenderer {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("anymorph offscreen"),
             });
-        self.renderer.draw(&mut encoder, &target);
-        self.queue.submit([encoder.finish()]);
-        read_texture(&self.device, &self.queue, target.color_texture())
+        self.renderer.draw(&mut encoder, target);
+        let submission = self.queue.submit([encoder.finish()]);
+        self.device
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(submission),
+                timeout: Some(WAIT_TIMEOUT),
+            })
+            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        Ok(())
     }
 
     /// Renders `scene` and writes it to `path` as PNG.

@@ -21,6 +21,14 @@ pub fn supported_sample_count(adapter: &wgpu::Adapter, wanted: u32) -> u32 {
         .unwrap_or(1)
 }
 
+/// Behind everything (linear): the dark grey of 3D packages' viewports.
+const BACKGROUND: wgpu::Color = wgpu::Color {
+    r: 0.03,
+    g: 0.033,
+    b: 0.04,
+    a: 1.0,
+};
+
 /// Where a scene is drawn: a colour texture that can be sampled or copied, a depth buffer,
 /// and a multisampled colour buffer when anti-aliasing is on.
 pub struct RenderTarget {
@@ -174,6 +182,7 @@ struct Counts {
     boxes: u32,
     round: u32,
     shadows: u32,
+    grid: u32,
     lines: u32,
     overlay: u32,
     ground: bool,
@@ -184,7 +193,6 @@ pub struct SceneRenderer {
     sample_count: u32,
     frame_buffer: wgpu::Buffer,
     frame_bind_group: wgpu::BindGroup,
-    background: wgpu::RenderPipeline,
     ground: wgpu::RenderPipeline,
     shadows: wgpu::RenderPipeline,
     bodies: wgpu::RenderPipeline,
@@ -194,6 +202,7 @@ pub struct SceneRenderer {
     sphere: Mesh,
     body_instances: GrowBuffer,
     shadow_instances: GrowBuffer,
+    grid_instances: GrowBuffer,
     line_instances: GrowBuffer,
     overlay_instances: GrowBuffer,
     counts: Counts,
@@ -300,14 +309,6 @@ impl SceneRenderer {
 
         SceneRenderer {
             sample_count,
-            background: builder.build(
-                "anymorph background",
-                (&ground_shader, "vs_background", "fs_background"),
-                &[],
-                DepthUse::Ignore,
-                false,
-                false,
-            ),
             ground: builder.build(
                 "anymorph ground",
                 (&ground_shader, "vs_ground", "fs_ground"),
@@ -349,7 +350,7 @@ impl SceneRenderer {
                 false,
             ),
             cube: Mesh::upload(device, "anymorph cube", &mesh::unit_cube()),
-            sphere: Mesh::upload(device, "anymorph sphere", &mesh::split_sphere(24, 8)),
+            sphere: Mesh::upload(device, "anymorph sphere", &mesh::split_sphere(16, 6)),
             body_instances: GrowBuffer::new(
                 device,
                 "anymorph body instances",
@@ -358,6 +359,11 @@ impl SceneRenderer {
             shadow_instances: GrowBuffer::new(
                 device,
                 "anymorph shadow instances",
+                wgpu::BufferUsages::VERTEX,
+            ),
+            grid_instances: GrowBuffer::new(
+                device,
+                "anymorph grid instances",
                 wgpu::BufferUsages::VERTEX,
             ),
             line_instances: GrowBuffer::new(
@@ -415,6 +421,12 @@ impl SceneRenderer {
         self.shadow_instances
             .write(device, queue, bytemuck::cast_slice(&shadows));
 
+        let grid = scene
+            .ground
+            .map(|g| finite_lines(&g.grid_lines()))
+            .unwrap_or_default();
+        self.grid_instances
+            .write(device, queue, bytemuck::cast_slice(&grid));
         let lines = finite_lines(&scene.lines);
         self.line_instances
             .write(device, queue, bytemuck::cast_slice(&lines));
@@ -426,6 +438,7 @@ impl SceneRenderer {
             boxes,
             round: bodies.len() as u32 - boxes,
             shadows: shadows.len() as u32,
+            grid: grid.len() as u32,
             lines: lines.len() as u32,
             overlay: overlay.len() as u32,
             ground: scene.ground.is_some(),
@@ -445,7 +458,7 @@ impl SceneRenderer {
                 depth_slice: None,
                 resolve_target,
                 ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    load: wgpu::LoadOp::Clear(BACKGROUND),
                     store: wgpu::StoreOp::Store,
                 },
             })],
@@ -461,11 +474,15 @@ impl SceneRenderer {
         });
         let c = self.counts;
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
-        pass.set_pipeline(&self.background);
-        pass.draw(0..3, 0..1);
         if c.ground {
             pass.set_pipeline(&self.ground);
             pass.draw(0..6, 0..1);
+            // Under everything that follows: bodies and shadows cover it.
+            if c.grid > 0 {
+                pass.set_pipeline(&self.lines_on_top);
+                pass.set_vertex_buffer(0, self.grid_instances.buffer.slice(..));
+                pass.draw(0..6, 0..c.grid);
+            }
             if c.shadows > 0 {
                 pass.set_pipeline(&self.shadows);
                 pass.set_vertex_buffer(0, self.shadow_instances.buffer.slice(..));

@@ -139,6 +139,59 @@ impl Ground {
     }
 }
 
+impl Ground {
+    /// The grid on the ground as lines: fine lines every cell, brighter ones every major
+    /// cell, each split into pieces that fade toward the disc's edge.
+    pub fn grid_lines(&self) -> Vec<LineSegment> {
+        const PIECES: i32 = 12;
+        let cell = if self.cell.is_finite() && self.cell > 1e-4 {
+            self.cell
+        } else {
+            1.0
+        };
+        let radius = if self.radius.is_finite() { self.radius.clamp(cell, 2000.0 * cell) } else { cell };
+        let major = self.cells_per_major.max(1.0).round() as i64;
+        // Lines fall on multiples of the cell in world space, so they stay put as the
+        // content (and the disc's centre) moves.
+        let first = |c: f32| ((c - radius) / cell).ceil() as i64;
+        let last = |c: f32| ((c + radius) / cell).floor() as i64;
+        let (cx, cz) = (self.center.x, self.center.z);
+        let fade = |p: Vec3| {
+            let r = Vec3::new(p.x - cx, 0.0, p.z - cz).length() / radius;
+            1.0 - ((r - 0.5) / 0.45).clamp(0.0, 1.0)
+        };
+        let y = self.height;
+        let mut lines = Vec::new();
+        let mut add = |a: Vec3, b: Vec3, is_major: bool| {
+            for k in 0..PIECES {
+                let pa = a.lerp(b, k as f32 / PIECES as f32);
+                let pb = a.lerp(b, (k + 1) as f32 / PIECES as f32);
+                let alpha = fade((pa + pb) * 0.5);
+                if alpha <= 0.01 {
+                    continue;
+                }
+                let (color, width) = if is_major {
+                    (rgba_from_srgb8(118, 121, 128, 255), 1.5)
+                } else {
+                    (rgba_from_srgb8(84, 86, 90, 255), 1.0)
+                };
+                lines.push(LineSegment::new(pa, pb, [color[0], color[1], color[2], alpha], width));
+            }
+        };
+        for i in first(cx)..=last(cx) {
+            let x = i as f32 * cell;
+            let half = (radius * radius - (x - cx) * (x - cx)).max(0.0).sqrt();
+            add(Vec3::new(x, y, cz - half), Vec3::new(x, y, cz + half), i % major == 0);
+        }
+        for i in first(cz)..=last(cz) {
+            let z = i as f32 * cell;
+            let half = (radius * radius - (z - cz) * (z - cz)).max(0.0).sqrt();
+            add(Vec3::new(cx - half, y, z), Vec3::new(cx + half, y, z), i % major == 0);
+        }
+        lines
+    }
+}
+
 /// Everything one frame draws.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
@@ -229,7 +282,7 @@ impl ContactShadow {
             center: [body.position.x, body.position.z],
             axis_u: [u.x, u.z],
             axis_v: [v.x, v.z],
-            opacity: 0.55 * closeness * closeness,
+            opacity: 0.75 * closeness * closeness,
         })
     }
 }
@@ -273,6 +326,25 @@ mod tests {
         let big = Ground::around(Aabb::from_points([Vec3::ZERO, Vec3::splat(40.0)]), 0.0);
         assert!(small.cell < big.cell);
         assert!(big.radius > 40.0);
+    }
+
+    #[test]
+    fn grid_lines_sit_on_cell_multiples_inside_the_disc() {
+        let g = Ground {
+            height: 0.0,
+            center: Vec3::new(0.3, 0.0, -0.2),
+            radius: 3.0,
+            cell: 0.5,
+            cells_per_major: 5.0,
+        };
+        let lines = g.grid_lines();
+        assert!(lines.len() > 20);
+        for l in &lines {
+            let on_x = (l.a.x / 0.5).fract().abs() < 1e-4 && l.a.x == l.b.x;
+            let on_z = (l.a.z / 0.5).fract().abs() < 1e-4 && l.a.z == l.b.z;
+            assert!(on_x || on_z, "{l:?}");
+            assert!(Vec3::new(l.a.x - 0.3, 0.0, l.a.z + 0.2).length() <= 3.0 + 1e-3);
+        }
     }
 
     #[test]

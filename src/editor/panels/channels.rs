@@ -19,7 +19,7 @@ impl ChannelPanel {
         active_channel: Option<usize>,
         commands: &mut CommandQueue,
     ) {
-        ui.heading("Clip");
+        let heading = ui.heading("Clip");
         let current = doc.clip().map_or("(none)", |c| c.name.as_str());
         egui::ComboBox::from_id_salt("active clip")
             .selected_text(current)
@@ -36,13 +36,14 @@ impl ChannelPanel {
                 }
             })
             .response
+            .labelled_by(heading.id)
             .on_hover_text("The clip playing on every creature (PageUp / PageDown)");
         let Some(clip) = doc.clip() else {
             ui.label("The project has no clips.");
             return;
         };
         if !clip.intent.is_empty() {
-            ui.label(RichText::new(&clip.intent).small().italics());
+            ui.label(RichText::new(&clip.intent).italics().weak());
         }
         ui.label(
             RichText::new(format!(
@@ -51,7 +52,7 @@ impl ChannelPanel {
                 clip.fps,
                 if clip.looping { ", loops" } else { "" }
             ))
-            .small(),
+            ,
         );
         if !clip.branches.is_empty() {
             let branches: Vec<String> = clip
@@ -68,7 +69,7 @@ impl ChannelPanel {
                     if b.expect { name } else { format!("not {name}") }
                 })
                 .collect();
-            ui.label(RichText::new(format!("plays if: {}", branches.join(", "))).small());
+            ui.label(RichText::new(format!("plays if: {}", branches.join(", "))));
         }
         ui.separator();
         ui.heading("Channels");
@@ -111,12 +112,12 @@ fn channel_row(
             commands.push(Command::SetActiveChannel(if active { None } else { Some(index) }));
         }
         if channel.require {
-            ui.label(RichText::new("required").small().color(Color32::from_rgb(230, 180, 90)));
+            ui.label(RichText::new("required").color(Color32::from_rgb(230, 180, 90)));
         }
     });
     ui.indent(("channel details", index), |ui| {
-        ui.label(RichText::new(channel.context.to_string()).small());
-        ui.label(RichText::new(mode_summary(channel)).small().weak());
+        ui.label(RichText::new(channel.context.to_string()).weak());
+        ui.label(RichText::new(mode_summary(channel)).weak());
     });
 }
 

@@ -51,7 +51,7 @@ impl RosterPanel {
                     clip.name,
                     doc.roster.len()
                 ))
-                .small(),
+                ,
             );
         }
         ui.separator();
@@ -107,7 +107,7 @@ fn creature_ui(
     });
     match &preview.binding.reason {
         Some(reason) => {
-            ui.label(RichText::new(format!("Does not bind: {reason}")).small().color(BAD));
+            ui.label(RichText::new(format!("Does not bind: {reason}")).color(BAD));
         }
         None => variant_ui(ui, index, entry, preview, commands),
     }
@@ -119,10 +119,10 @@ fn creature_ui(
             legs,
             creature.size()
         ))
-        .small()
+        
         .weak(),
     );
-    egui::CollapsingHeader::new(RichText::new("Bodies").small())
+    egui::CollapsingHeader::new(RichText::new("Bodies"))
         .id_salt(("bodies", index, creature.name()))
         .show(ui, |ui| {
             body_tree_ui(ui, index, creature, creature.root(), selection, commands);
@@ -147,7 +147,9 @@ fn variant_ui(
         })
     };
     ui.horizontal(|ui| {
-        ui.label(RichText::new(format!("Variant ({})", variants.len())).small());
+        let name = ui
+            .label("Variant")
+            .on_hover_text(format!("{} ways the clip can play on this creature", variants.len()));
         egui::ComboBox::from_id_salt(("variant", index))
             .selected_text(label(entry.variant))
             .width(ui.available_width() - 4.0)
@@ -160,7 +162,9 @@ fn variant_ui(
                         });
                     }
                 }
-            });
+            })
+            .response
+            .labelled_by(name.id);
     });
 }
 
@@ -175,9 +179,9 @@ fn body_tree_ui(
     let b = creature.body(body);
     let caps: Vec<&str> = b.caps.iter().map(|c| c.as_str()).collect();
     let text = if caps.is_empty() {
-        RichText::new(&b.name).small()
+        RichText::new(&b.name)
     } else {
-        RichText::new(format!("{}  [{}]", b.name, caps.join(", "))).small()
+        RichText::new(format!("{}  [{}]", b.name, caps.join(", ")))
     };
     let selected = selection == Some(Selection {
         creature: creature_index,

@@ -51,6 +51,8 @@ pub enum Severity {
 
 pub struct StatusInputs<'a> {
     pub stats: FrameStats,
+    /// Whether frames follow each other (playing, dragging), so a frame rate means something.
+    pub animating: bool,
     pub creatures: usize,
     pub bodies: usize,
     pub selection: Option<String>,
@@ -59,13 +61,19 @@ pub struct StatusInputs<'a> {
 
 pub fn status_bar_ui(ui: &mut egui::Ui, s: &StatusInputs<'_>) {
     ui.horizontal(|ui| {
-        let fps = if s.stats.frame_ms > 0.0 {
-            1000.0 / s.stats.frame_ms
+        // Between repaints of an idle editor the interval means nothing.
+        if s.animating && s.stats.frame_ms > 0.0 {
+            ui.monospace(format!(
+                "{:5.1} fps {:5.1} ms",
+                1000.0 / s.stats.frame_ms,
+                s.stats.frame_ms
+            ))
+            .on_hover_text("Frames per second of the whole editor while it animates");
         } else {
-            0.0
-        };
-        ui.monospace(format!("{fps:5.1} fps"))
-            .on_hover_text("Frames per second of the whole editor");
+            ui.monospace("  idle   ")
+                .on_hover_text("The editor only redraws on input while playback is paused");
+        }
+        ui.separator();
         ui.separator();
         let p = &s.stats.preview;
         let per_creature = p.evaluate_us / s.creatures.max(1) as f32;
@@ -92,6 +100,7 @@ pub fn status_bar_ui(ui: &mut egui::Ui, s: &StatusInputs<'_>) {
             us(p.stages.ik)
         ))
         .on_hover_text("The runtime's own stage timings, summed over creatures");
+        ui.separator();
         ui.monospace(format!("bind {:4.0} µs", p.bind_us)).on_hover_text(
             "Last rebind: bind() and plans for every creature (clip, roster or variant change)",
         );

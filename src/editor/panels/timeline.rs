@@ -57,7 +57,7 @@ impl TimelinePanel {
             {
                 commands.push(Command::ToggleLoop);
             }
-            ui.label("Speed");
+            let speed = ui.label("Speed");
             egui::ComboBox::from_id_salt("playback speed")
                 .selected_text(format!("{}×", prefs.speed))
                 .width(60.0)
@@ -70,7 +70,9 @@ impl TimelinePanel {
                             commands.push(Command::SetSpeed(s));
                         }
                     }
-                });
+                })
+                .response
+                .labelled_by(speed.id);
             ui.separator();
             let last_frame = (clip.duration_secs * clip.fps).round() as i32;
             ui.monospace(format!(

@@ -59,6 +59,8 @@ pub struct ViewportPanel {
     target_hovered: bool,
     target_drag: Option<TargetDrag>,
     pending_frame: Option<FrameRequest>,
+    /// Keep everything framed as the viewport resizes, until the user moves the camera.
+    auto_frame: bool,
     /// The last layout's rect (points) and camera, for tests and for projecting.
     rect: Rect,
     camera: Camera,
@@ -77,6 +79,7 @@ impl ViewportPanel {
             target_hovered: false,
             target_drag: None,
             pending_frame: Some(FrameRequest::All),
+            auto_frame: true,
             rect: Rect::NOTHING,
             camera: OrbitCamera::default().camera(),
             scene_us: 0.0,
@@ -86,6 +89,7 @@ impl ViewportPanel {
 
     pub fn request_frame(&mut self, request: FrameRequest) {
         self.pending_frame = Some(request);
+        self.auto_frame = request == FrameRequest::All;
     }
 
     pub fn hovered(&self) -> Option<(usize, BodyId)> {
@@ -110,6 +114,9 @@ impl ViewportPanel {
 
     pub fn ui(&mut self, ui: &mut egui::Ui, inputs: &ViewportInputs<'_>, commands: &mut CommandQueue) {
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        if self.auto_frame && rect.size() != self.rect.size() && self.pending_frame.is_none() {
+            self.pending_frame = Some(FrameRequest::All);
+        }
         self.rect = rect;
         let size = glam::Vec2::new(rect.width().max(1.0), rect.height().max(1.0));
 
@@ -228,14 +235,17 @@ impl ViewportPanel {
         };
         if let Some(how) = gesture {
             self.orbit.navigate(how, delta, height_px);
+            self.auto_frame = false;
         }
         if response.hovered() {
             let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
             if scroll != 0.0 {
                 self.orbit.zoom(scroll * 0.004);
+                self.auto_frame = false;
             }
             if zoom != 1.0 {
                 self.orbit.zoom(zoom.ln());
+                self.auto_frame = false;
             }
         }
     }
@@ -248,7 +258,13 @@ impl ViewportPanel {
         size: glam::Vec2,
         commands: &mut CommandQueue,
     ) {
-        let (modifiers, pointer) = ui.input(|i| (i.modifiers, i.pointer.interact_pos()));
+        let (modifiers, pointer, press_origin) = ui.input(|i| {
+            (
+                i.modifiers,
+                i.pointer.interact_pos(),
+                i.pointer.press_origin(),
+            )
+        });
         let local = pointer
             .filter(|p| self.rect.contains(*p))
             .map(|p| glam::Vec2::new(p.x - self.rect.min.x, p.y - self.rect.min.y));
@@ -290,8 +306,15 @@ impl ViewportPanel {
         if let Some((h, _)) = handle {
             self.target_hovered = true;
             if response.drag_started_by(PointerButton::Primary) {
+                // Grab where the button went down: egui starts a drag a few pixels later.
+                let grab_ray = press_origin.map_or(ray, |o| {
+                    let local = glam::Vec2::new(o.x - self.rect.min.x, o.y - self.rect.min.y);
+                    self.camera.ray_through_pixel(local, size)
+                });
                 let normal = -self.camera.forward();
-                let under = ray.hit_plane(h.world, normal).map_or(h.world, |t| ray.at(t));
+                let under = grab_ray
+                    .hit_plane(h.world, normal)
+                    .map_or(h.world, |t| grab_ray.at(t));
                 self.target_drag = Some(TargetDrag {
                     creature_offset: h.offset,
                     plane_point: h.world,
@@ -310,25 +333,46 @@ impl ViewportPanel {
         }
     }
 
+    /// Name tags above the creatures, nudged up where they would cover each other.
     fn paint_labels(&self, ui: &egui::Ui, built: &BuiltScene, rect: Rect) {
         let painter = ui.painter_at(rect);
-        let font = egui::FontId::proportional(13.0);
-        for label in &built.labels {
-            let Some(at) = self.world_to_screen(label.anchor) else {
-                continue;
-            };
-            let (text, color) = if label.binds {
-                (label.text.clone(), Color32::from_gray(235))
-            } else {
-                (
-                    format!("{} — does not bind", label.text),
-                    Color32::from_rgb(240, 150, 140),
-                )
-            };
-            let galley = painter.layout_no_wrap(text, font.clone(), color);
-            let text_rect = Rect::from_center_size(at - Vec2::new(0.0, galley.size().y * 0.5), galley.size());
-            painter.rect_filled(text_rect.expand2(Vec2::new(5.0, 2.0)), 4.0, Color32::from_black_alpha(170));
-            painter.galley(text_rect.min, galley, color);
+        let mut tags: Vec<(Pos2, std::sync::Arc<egui::Galley>, Color32)> = built
+            .labels
+            .iter()
+            .filter_map(|label| {
+                let at = self.world_to_screen(label.anchor)?;
+                let (text, color) = if label.binds {
+                    (label.text.clone(), Color32::from_gray(235))
+                } else {
+                    (
+                        format!("{}\ndoes not bind", label.text),
+                        Color32::from_rgb(240, 160, 150),
+                    )
+                };
+                let galley = painter.layout(
+                    text,
+                    egui::FontId::proportional(13.0),
+                    color,
+                    f32::INFINITY,
+                );
+                Some((at, galley, color))
+            })
+            .collect();
+        // Nearest (lowest on screen) first: they keep their place, farther ones move up.
+        tags.sort_by(|a, b| b.0.y.total_cmp(&a.0.y));
+        let mut placed: Vec<Rect> = Vec::new();
+        for (at, galley, color) in tags {
+            let size = galley.size() + Vec2::new(10.0, 4.0);
+            let mut tag = Rect::from_min_size(at - Vec2::new(size.x * 0.5, size.y), size);
+            for _ in 0..placed.len() {
+                let Some(blocker) = placed.iter().find(|r| r.intersects(tag)) else {
+                    break;
+                };
+                tag = tag.translate(Vec2::new(0.0, blocker.top() - tag.bottom() - 2.0));
+            }
+            placed.push(tag);
+            painter.rect_filled(tag, 4.0, Color32::from_black_alpha(170));
+            painter.galley(tag.min + Vec2::new(5.0, 2.0), galley, color);
         }
     }
 

@@ -88,23 +88,40 @@ impl OrbitCamera {
         }
     }
 
-    /// Aims at the centre of `bounds` from the current direction, close enough that the whole
-    /// box fits a viewport of `aspect` (width / height).
+    /// Aims at the centre of `bounds` from the current direction, as close as the whole box
+    /// fits a viewport of `aspect` (width / height), with a small margin.
     pub fn frame(&mut self, bounds: Aabb, aspect: f32) {
         if bounds.is_empty() || !bounds.min.is_finite() || !bounds.max.is_finite() {
             return;
         }
-        let radius = (bounds.size().length() * 0.5).max(0.05);
         let aspect = if aspect.is_finite() && aspect > 0.0 {
             aspect
         } else {
             1.0
         };
-        let half_fov_y = self.fov_y_rad * 0.5;
-        let half_fov_x = (half_fov_y.tan() * aspect).atan();
-        let half_fov = half_fov_y.min(half_fov_x);
+        let tan_y = (self.fov_y_rad * 0.5).tan() * 0.92;
+        let tan_x = tan_y * aspect;
         self.target = bounds.center();
-        self.distance = (radius / half_fov.sin() * 0.95).clamp(0.05, 5000.0);
+        let camera = self.camera();
+        let forward = camera.forward();
+        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
+        let up = right.cross(forward).normalize_or(Vec3::Y);
+        // Each corner needs the eye far enough that it falls inside both half-angles:
+        // |o·right| <= (d + o·forward) tan_x, and the same vertically.
+        let (lo, hi) = (bounds.min, bounds.max);
+        let distance = (0..8)
+            .map(|i| {
+                let corner = Vec3::new(
+                    if i & 1 == 0 { lo.x } else { hi.x },
+                    if i & 2 == 0 { lo.y } else { hi.y },
+                    if i & 4 == 0 { lo.z } else { hi.z },
+                );
+                let o = corner - self.target;
+                let along = o.dot(forward);
+                (o.dot(right).abs() / tan_x - along).max(o.dot(up).abs() / tan_y - along)
+            })
+            .fold(0.05f32, f32::max);
+        self.distance = distance.clamp(0.05, 5000.0);
     }
 }
 

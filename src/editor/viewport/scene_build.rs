@@ -204,12 +204,18 @@ fn add_bodies(
         let selected = inputs
             .selection
             .is_some_and(|s| s.creature == ci && s.body.is_none_or(|sb| sb == b));
+        let mut color = body_color(creature, b);
+        if !preview.binds() {
+            // The clip does not play here: grey the creature out.
+            let grey = (color[0] + color[1] + color[2]) / 3.0 * 0.55;
+            color = color.map(|c| grey + (c - grey) * 0.15);
+        }
         out.scene.bodies.push(BodyInstance {
             position: pose.position + preview.offset,
             rotation: pose.rotation,
             half_extents: body.half_extents,
             shape: body.shape,
-            color: body_color(creature, b),
+            color,
             hovered: inputs.hovered == Some((ci, b)),
             selected,
         });
