@@ -28,7 +28,11 @@ fn document(creatures: usize) -> Document {
         .collect();
     samples.sort();
     doc.roster.truncate(creatures);
-    for path in samples.iter().cycle().take(creatures.saturating_sub(doc.roster.len())) {
+    for path in samples
+        .iter()
+        .cycle()
+        .take(creatures.saturating_sub(doc.roster.len()))
+    {
         doc.add_creature_file(path).expect("sample creature");
     }
     doc

@@ -10,7 +10,10 @@ use egui::{Key, Modifiers, Pos2, Vec2};
 use egui_kittest::kittest::Queryable;
 use glam::Vec3;
 
-fn creature_index(h: &egui_kittest::Harness<'_, anymorph::editor::AnymorphApp>, name: &str) -> usize {
+fn creature_index(
+    h: &egui_kittest::Harness<'_, anymorph::editor::AnymorphApp>,
+    name: &str,
+) -> usize {
     h.state()
         .document()
         .roster
@@ -25,7 +28,10 @@ fn body_position(
     body: &str,
 ) -> Vec3 {
     let app = h.state();
-    let b = app.document().roster[creature].creature.find(body).unwrap();
+    let b = app.document().roster[creature]
+        .creature
+        .find(body)
+        .unwrap_or_else(|| panic!("no body {body}"));
     app.preview().creatures[creature].pose[b].position
 }
 
@@ -84,7 +90,10 @@ fn the_timeline_scrubs_steps_and_jumps() {
     h.run();
     let duration = h.state().document().clip().unwrap().duration_secs;
     let t = h.state().playback().time_secs;
-    assert!((t - duration / 2.0).abs() < 0.05, "scrubbed to {t} of {duration}");
+    assert!(
+        (t - duration / 2.0).abs() < 0.05,
+        "scrubbed to {t} of {duration}"
+    );
     // On a frame: frames of 1/30 s.
     assert!(((t * 30.0) - (t * 30.0).round()).abs() < 1e-3);
 
@@ -146,7 +155,10 @@ fn choosing_a_variant_moves_the_other_hand() {
     assert_eq!(h.state().document().roster[biped].variant, 1);
     let right_up = body_position(&h, biped, "hand_r");
     let left_now = body_position(&h, biped, "hand_l");
-    assert!(right_up.y > right_rest.y + 0.2, "hand_r did not rise: {right_rest} → {right_up}");
+    assert!(
+        right_up.y > right_rest.y + 0.2,
+        "hand_r did not rise: {right_rest} → {right_up}"
+    );
     assert!(left_now.y < left_up.y - 0.2, "hand_l stayed up");
     // Mirrored: the right hand goes where the left went, reflected across x = 0.
     assert!((right_up.x + left_up.x).abs() < 1e-3 && (right_up.y - left_up.y).abs() < 1e-3);
@@ -172,7 +184,10 @@ fn dragging_the_target_drives_the_reach_live() {
     };
     let target_before = h.state().document().target().unwrap();
     let hand_before = h.state().preview().creatures[biped].pose[variant_body].position;
-    assert!(hand_before.distance(target_before) < 0.02, "{hand_before} vs {target_before}");
+    assert!(
+        hand_before.distance(target_before) < 0.02,
+        "{hand_before} vs {target_before}"
+    );
 
     let from = h.state().target_on_screen(biped).unwrap();
     let to = from + Vec2::new(60.0, -40.0);
@@ -188,22 +203,34 @@ fn dragging_the_target_drives_the_reach_live() {
     h.run();
 
     let target_after = h.state().document().target().unwrap();
-    assert!(target_after.distance(target_before) > 0.1, "the target did not move");
+    assert!(
+        target_after.distance(target_before) > 0.1,
+        "the target did not move"
+    );
     // Moved right and up on screen: +X and +Y in the world for the default camera.
     assert!(target_after.x > target_before.x && target_after.y > target_before.y);
     // The next frame the hand is on the new target.
     let hand_after = h.state().preview().creatures[biped].pose[variant_body].position;
-    assert!(hand_after.distance(target_after) < 0.02, "{hand_after} vs {target_after}");
+    assert!(
+        hand_after.distance(target_after) < 0.02,
+        "{hand_after} vs {target_after}"
+    );
     // And the handle follows the mouse.
     let handle = h.state().target_on_screen(biped).unwrap();
-    assert!(handle.distance(to) < 3.0, "handle at {handle}, mouse at {to}");
+    assert!(
+        handle.distance(to) < 3.0,
+        "handle at {handle}, mouse at {to}"
+    );
 }
 
 #[test]
 fn clicking_a_body_selects_it_and_empty_space_deselects() {
     let mut h = editor();
     let biped = creature_index(&h, "biped");
-    let chest = h.state().document().roster[biped].creature.find("spine_2").unwrap();
+    let chest = h.state().document().roster[biped]
+        .creature
+        .find("spine_2")
+        .unwrap();
     let at = h.state().body_on_screen(biped, chest).unwrap();
     h.hover_at(at);
     h.run();
@@ -244,12 +271,19 @@ fn muting_a_channel_shows_on_every_creature_the_next_frame() {
     }
     h.run();
     let biped = creature_index(&h, "biped");
-    let rest = h.state().document().roster[biped].creature.body(
-        h.state().document().roster[biped].creature.find("hand_l").unwrap(),
-    ).position;
+    let rest = h.state().document().roster[biped]
+        .creature
+        .body(
+            h.state().document().roster[biped]
+                .creature
+                .find("hand_l")
+                .unwrap(),
+        )
+        .position;
     assert!(body_position(&h, biped, "hand_l").distance(rest) > 0.1);
     // The channel's checkbox plays or mutes it.
-    h.get_by_label("Play this channel (unchecked: muted)").click();
+    h.get_by_label("Play this channel (unchecked: muted)")
+        .click();
     h.run();
     assert!(h.state().document().clip().unwrap().channels[0].muted);
     assert!(body_position(&h, biped, "hand_l").distance(rest) < 1e-4);

@@ -4,6 +4,7 @@
 use anymorph::render::{BodyInstance, Camera, Ground, LineSegment, OffscreenRenderer, Scene};
 use anymorph::runtime::creature::Shape;
 use anymorph::runtime::math::Aabb;
+use eframe::egui_wgpu::wgpu;
 use glam::{Quat, Vec3};
 
 fn body(shape: Shape, x: f32) -> BodyInstance {
@@ -47,13 +48,16 @@ fn scene() -> Scene {
 
 #[test]
 fn bodies_ground_and_lines_reach_the_image() {
-    let mut renderer = OffscreenRenderer::new(4).expect("a CPU adapter (llvmpipe/lavapipe)");
+    let mut renderer =
+        OffscreenRenderer::with_backends(4, wgpu::Backends::GL).expect("Mesa's llvmpipe");
     eprintln!("adapter: {}", renderer.adapter_name());
     let (w, h) = (320, 200);
     let image = renderer.render(&scene(), w, h).unwrap();
     assert_eq!(image.dimensions(), (w, h));
     if let Ok(dir) = std::env::var("ANYMORPH_DEBUG_PNG") {
-        image.save(std::path::Path::new(&dir).join("editor_render.png")).unwrap();
+        image
+            .save(std::path::Path::new(&dir).join("editor_render.png"))
+            .unwrap();
     }
     let camera = scene().camera;
     let size = glam::Vec2::new(w as f32, h as f32);
@@ -79,7 +83,7 @@ fn bodies_ground_and_lines_reach_the_image() {
 fn a_png_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("thumb.png");
-    let mut renderer = OffscreenRenderer::new(1).unwrap();
+    let mut renderer = OffscreenRenderer::with_backends(1, wgpu::Backends::GL).unwrap();
     renderer.render_png(&scene(), 64, 48, &path).unwrap();
     let back = image::open(&path).unwrap();
     assert_eq!((back.width(), back.height()), (64, 48));

@@ -30,10 +30,12 @@ pub(super) fn open(args: OpenArgs) -> Result<()> {
 /// no project was named.
 #[cfg(not(feature = "editor"))]
 pub(super) fn open(args: OpenArgs) -> Result<()> {
+    // Nothing to measure without a window.
+    let _ = (args.bench_frames, args.bench_creatures);
     match args.project {
         None => super::demo::demo(),
-        Some(_) => anyhow::bail!(
-            "this build has no editor (it was built without the `editor` feature)"
-        ),
+        Some(_) => {
+            anyhow::bail!("this build has no editor (it was built without the `editor` feature)")
+        }
     }
 }

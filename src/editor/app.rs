@@ -6,11 +6,11 @@ use crate::editor::bench::BenchRecorder;
 use crate::editor::command::{Command, CommandQueue, Selection};
 use crate::editor::document::Document;
 use crate::editor::panels::channels::ChannelPanel;
+use crate::editor::panels::help;
 use crate::editor::panels::menu_bar::{ToggleState, menu_bar_ui};
 use crate::editor::panels::roster::{RosterPanel, sample_name};
 use crate::editor::panels::status_bar::{FrameStats, Severity, StatusInputs, status_bar_ui};
 use crate::editor::panels::timeline::TimelinePanel;
-use crate::editor::panels::help;
 use crate::editor::playback::Playback;
 use crate::editor::prefs::Preferences;
 use crate::editor::preview::Preview;
@@ -115,7 +115,11 @@ impl AnymorphApp {
                 self.doc.remove_creature(self.doc.roster.len() - 1);
             }
             let samples = self.roster.samples.clone();
-            for path in samples.iter().cycle().take(count.saturating_sub(self.doc.roster.len())) {
+            for path in samples
+                .iter()
+                .cycle()
+                .take(count.saturating_sub(self.doc.roster.len()))
+            {
                 if let Err(e) = self.doc.add_creature_file(path) {
                     log::error!("{e}");
                     break;
@@ -289,7 +293,11 @@ impl AnymorphApp {
             Command::NextClip | Command::PreviousClip => {
                 let n = self.doc.clips.len();
                 if n > 0 {
-                    let step = if command == Command::NextClip { 1 } else { n - 1 };
+                    let step = if command == Command::NextClip {
+                        1
+                    } else {
+                        n - 1
+                    };
                     self.set_clip((self.doc.active_clip + step) % n);
                 }
             }
@@ -311,7 +319,8 @@ impl AnymorphApp {
     fn set_clip(&mut self, index: usize) {
         self.doc.set_active_clip(index);
         self.active_channel = self.default_channel();
-        self.playback.set_time(self.playback.time_secs, self.duration());
+        self.playback
+            .set_time(self.playback.time_secs, self.duration());
     }
 
     fn add_creature(&mut self, path: &Path) {

@@ -49,7 +49,10 @@ pub enum Command {
     OpenProjectPath(PathBuf),
     AddCreature(PathBuf),
     RemoveCreature(usize),
-    SetVariant { creature: usize, variant: usize },
+    SetVariant {
+        creature: usize,
+        variant: usize,
+    },
     SetActiveClip(usize),
     ToggleChannelMute(usize),
     SetActiveChannel(Option<usize>),

@@ -14,7 +14,10 @@ pub fn side_by_side(bounds: &[Aabb]) -> Vec<Vec3> {
     // About twice as wide as deep, and rows balanced (6 → 3 + 3, not 4 + 2).
     let rows = n.div_ceil((2.0 * n as f32).sqrt().ceil() as usize).max(1);
     let per_row = n.div_ceil(rows);
-    let sizes: Vec<Vec3> = bounds.iter().map(|b| b.size().max(Vec3::splat(0.05))).collect();
+    let sizes: Vec<Vec3> = bounds
+        .iter()
+        .map(|b| b.size().max(Vec3::splat(0.05)))
+        .collect();
     let largest = sizes.iter().fold(Vec3::ZERO, |m, s| m.max(*s));
     let gap = (0.35 * largest.x.max(largest.z)).max(0.3);
     // Rows stand well apart so a back row's labels clear the front row's heads.
@@ -54,13 +57,26 @@ mod tests {
     #[test]
     fn no_two_creatures_overlap() {
         for n in [1, 2, 6, 8, 16] {
-            let b = boxes(&(0..n).map(|i| 0.2 + 0.3 * (i % 4) as f32).collect::<Vec<_>>());
+            let b = boxes(
+                &(0..n)
+                    .map(|i| 0.2 + 0.3 * (i % 4) as f32)
+                    .collect::<Vec<_>>(),
+            );
             let o = side_by_side(&b);
             for i in 0..n {
                 for j in i + 1..n {
-                    let a = Aabb { min: b[i].min + o[i], max: b[i].max + o[i] };
-                    let c = Aabb { min: b[j].min + o[j], max: b[j].max + o[j] };
-                    let apart = a.max.x < c.min.x || c.max.x < a.min.x || a.max.z < c.min.z || c.max.z < a.min.z;
+                    let a = Aabb {
+                        min: b[i].min + o[i],
+                        max: b[i].max + o[i],
+                    };
+                    let c = Aabb {
+                        min: b[j].min + o[j],
+                        max: b[j].max + o[j],
+                    };
+                    let apart = a.max.x < c.min.x
+                        || c.max.x < a.min.x
+                        || a.max.z < c.min.z
+                        || c.max.z < a.min.z;
                     assert!(apart, "{n} creatures: {i} and {j} overlap");
                 }
             }
@@ -70,10 +86,12 @@ mod tests {
     #[test]
     fn rows_are_balanced_and_wider_than_deep() {
         let o = side_by_side(&boxes(&[0.5; 6]));
-        let rows: std::collections::BTreeSet<i32> = o.iter().map(|v| (v.z * 100.0) as i32).collect();
+        let rows: std::collections::BTreeSet<i32> =
+            o.iter().map(|v| (v.z * 100.0) as i32).collect();
         assert_eq!(rows.len(), 2);
         let o = side_by_side(&boxes(&[0.5; 16]));
-        let rows: std::collections::BTreeSet<i32> = o.iter().map(|v| (v.z * 100.0) as i32).collect();
+        let rows: std::collections::BTreeSet<i32> =
+            o.iter().map(|v| (v.z * 100.0) as i32).collect();
         assert_eq!(rows.len(), 3);
     }
 }

@@ -35,9 +35,9 @@ pub struct RunOptions {
 /// Opens the editor window and runs it until it closes.
 pub fn run(options: RunOptions) -> Result<()> {
     // A logger for the editor's messages; `RUST_LOG` overrides the level.
-    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(
-        "warn,anymorph=info",
-    ))
+    let _ = env_logger::Builder::from_env(
+        env_logger::Env::default().default_filter_or("warn,anymorph=info"),
+    )
     .try_init();
     let bench = options.bench_frames.is_some();
     let mut native = eframe::NativeOptions {
@@ -52,7 +52,8 @@ pub fn run(options: RunOptions) -> Result<()> {
     };
     if bench {
         // Frames as fast as they render, not as fast as the display refreshes.
-        native.wgpu_options.surface.present_mode = eframe::egui_wgpu::wgpu::PresentMode::AutoNoVsync;
+        native.wgpu_options.surface.present_mode =
+            eframe::egui_wgpu::wgpu::PresentMode::AutoNoVsync;
     }
     eframe::run_native(
         "Anymorph",

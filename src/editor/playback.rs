@@ -34,7 +34,7 @@ impl Playback {
     /// Advances the playhead by a frame's wall time. Returns the clip time that passed
     /// (0 when paused), which secondary motion integrates.
     pub fn advance(&mut self, wall_dt_secs: f32, duration_secs: f32, prefs: PlaybackPrefs) -> f32 {
-        if !self.playing || !(duration_secs > 0.0) {
+        if !self.playing || duration_secs.is_nan() || duration_secs <= 0.0 {
             return 0.0;
         }
         // A stalled frame (a dialog, a debugger) must not jump the clip.

@@ -119,9 +119,9 @@ impl Preview {
                         variants: Vec::new(),
                     },
                 };
-                let pipeline = doc.clip().and_then(|clip| {
-                    Pipeline::new(clip, &entry.creature, &binding, entry.variant)
-                });
+                let pipeline = doc
+                    .clip()
+                    .and_then(|clip| Pipeline::new(clip, &entry.creature, &binding, entry.variant));
                 CreaturePreview {
                     binding,
                     pipeline,
@@ -251,8 +251,8 @@ fn trace_channel(
             .map(|&b| tracer.goals().position(b).map(|(p, _)| p))
             .collect()
     };
-    let count = ((clip.duration_secs * CURVE_SAMPLES_PER_SEC).ceil() as usize)
-        .clamp(2, MAX_CURVE_SAMPLES);
+    let count =
+        ((clip.duration_secs * CURVE_SAMPLES_PER_SEC).ceil() as usize).clamp(2, MAX_CURVE_SAMPLES);
     let mut traces: Vec<CurveTrace> = bodies
         .iter()
         .map(|&body| CurveTrace {

@@ -136,7 +136,10 @@ mod tests {
     fn points_behind_the_eye_do_not_project() {
         let cam = Camera::default();
         let behind = cam.eye - cam.forward();
-        assert!(cam.world_to_pixel(behind, Vec2::new(100.0, 100.0)).is_none());
+        assert!(
+            cam.world_to_pixel(behind, Vec2::new(100.0, 100.0))
+                .is_none()
+        );
     }
 
     #[test]

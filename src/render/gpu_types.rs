@@ -30,7 +30,11 @@ impl FrameUniforms {
         FrameUniforms {
             clip_from_world: scene.camera.clip_from_world(size).to_cols_array_2d(),
             eye: scene.camera.eye.extend(1.0).to_array(),
-            light_dir: scene.light_dir.normalize_or(glam::Vec3::Y).extend(0.0).to_array(),
+            light_dir: scene
+                .light_dir
+                .normalize_or(glam::Vec3::Y)
+                .extend(0.0)
+                .to_array(),
             viewport: [size.x, size.y, 1.0 / size.x, 1.0 / size.y],
             ground: [
                 ground.height,

@@ -35,12 +35,25 @@ pub struct OffscreenRenderer {
 
 impl OffscreenRenderer {
     /// Finds an adapter (a CPU one is fine) and builds the renderer with up to `msaa` samples.
+    /// `WGPU_BACKEND` (e.g. `gl`, `vulkan`) narrows the choice.
     pub fn new(msaa: u32) -> Result<Self, RenderError> {
-        pollster::block_on(Self::new_async(msaa))
+        let descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        pollster::block_on(Self::new_async(msaa, descriptor))
     }
 
-    async fn new_async(msaa: u32) -> Result<Self, RenderError> {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    /// [`OffscreenRenderer::new`] on the given backends only: tests pin one so their images
+    /// do not depend on which drivers a machine has.
+    pub fn with_backends(msaa: u32, backends: wgpu::Backends) -> Result<Self, RenderError> {
+        let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
+        descriptor.backends = backends;
+        pollster::block_on(Self::new_async(msaa, descriptor))
+    }
+
+    async fn new_async(
+        msaa: u32,
+        descriptor: wgpu::InstanceDescriptor,
+    ) -> Result<Self, RenderError> {
+        let instance = wgpu::Instance::new(descriptor);
         let adapter = instance
             .request_adapter(&wgpu::RequestAdapterOptions {
                 power_preference: wgpu::PowerPreference::LowPower,

@@ -46,7 +46,11 @@ fn hit_sphere(origin: Vec3, direction: Vec3, center: Vec3, radius: f32) -> Optio
         return None;
     }
     let root = disc.sqrt();
-    let t = if -b - root >= 0.0 { -b - root } else { -b + root };
+    let t = if -b - root >= 0.0 {
+        -b - root
+    } else {
+        -b + root
+    };
     (t >= 0.0 && t.is_finite()).then_some(t)
 }
 
@@ -77,7 +81,12 @@ fn hit_capsule(origin: Vec3, direction: Vec3, segment_half: f32, radius: f32) ->
         }
     }
     for end in [-segment_half, segment_half] {
-        keep(hit_sphere(origin, direction, Vec3::new(0.0, end, 0.0), radius));
+        keep(hit_sphere(
+            origin,
+            direction,
+            Vec3::new(0.0, end, 0.0),
+            radius,
+        ));
     }
     best
 }

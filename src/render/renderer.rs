@@ -17,7 +17,9 @@ pub fn supported_sample_count(adapter: &wgpu::Adapter, wanted: u32) -> u32 {
     let depth = adapter.get_texture_format_features(DEPTH_FORMAT).flags;
     [16, 8, 4, 2]
         .into_iter()
-        .find(|&n| n <= wanted && color.sample_count_supported(n) && depth.sample_count_supported(n))
+        .find(|&n| {
+            n <= wanted && color.sample_count_supported(n) && depth.sample_count_supported(n)
+        })
         .unwrap_or(1)
 }
 
@@ -407,7 +409,12 @@ impl SceneRenderer {
             .map(BodyGpu::of)
             .collect();
         let boxes = bodies.len() as u32;
-        bodies.extend(drawable.clone().filter(|b| b.shape != Shape::Box).map(BodyGpu::of));
+        bodies.extend(
+            drawable
+                .clone()
+                .filter(|b| b.shape != Shape::Box)
+                .map(BodyGpu::of),
+        );
         self.body_instances
             .write(device, queue, bytemuck::cast_slice(&bodies));
 

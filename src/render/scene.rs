@@ -149,7 +149,11 @@ impl Ground {
         } else {
             1.0
         };
-        let radius = if self.radius.is_finite() { self.radius.clamp(cell, 2000.0 * cell) } else { cell };
+        let radius = if self.radius.is_finite() {
+            self.radius.clamp(cell, 2000.0 * cell)
+        } else {
+            cell
+        };
         let major = self.cells_per_major.max(1.0).round() as i64;
         // Lines fall on multiples of the cell in world space, so they stay put as the
         // content (and the disc's centre) moves.
@@ -175,18 +179,31 @@ impl Ground {
                 } else {
                     (rgba_from_srgb8(84, 86, 90, 255), 1.0)
                 };
-                lines.push(LineSegment::new(pa, pb, [color[0], color[1], color[2], alpha], width));
+                lines.push(LineSegment::new(
+                    pa,
+                    pb,
+                    [color[0], color[1], color[2], alpha],
+                    width,
+                ));
             }
         };
         for i in first(cx)..=last(cx) {
             let x = i as f32 * cell;
             let half = (radius * radius - (x - cx) * (x - cx)).max(0.0).sqrt();
-            add(Vec3::new(x, y, cz - half), Vec3::new(x, y, cz + half), i % major == 0);
+            add(
+                Vec3::new(x, y, cz - half),
+                Vec3::new(x, y, cz + half),
+                i % major == 0,
+            );
         }
         for i in first(cz)..=last(cz) {
             let z = i as f32 * cell;
             let half = (radius * radius - (z - cz) * (z - cz)).max(0.0).sqrt();
-            add(Vec3::new(cx - half, y, z), Vec3::new(cx + half, y, z), i % major == 0);
+            add(
+                Vec3::new(cx - half, y, z),
+                Vec3::new(cx + half, y, z),
+                i % major == 0,
+            );
         }
         lines
     }

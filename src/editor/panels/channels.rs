@@ -45,15 +45,12 @@ impl ChannelPanel {
         if !clip.intent.is_empty() {
             ui.label(RichText::new(&clip.intent).italics().weak());
         }
-        ui.label(
-            RichText::new(format!(
-                "{:.2} s at {} fps{}",
-                clip.duration_secs,
-                clip.fps,
-                if clip.looping { ", loops" } else { "" }
-            ))
-            ,
-        );
+        ui.label(RichText::new(format!(
+            "{:.2} s at {} fps{}",
+            clip.duration_secs,
+            clip.fps,
+            if clip.looping { ", loops" } else { "" }
+        )));
         if !clip.branches.is_empty() {
             let branches: Vec<String> = clip
                 .branches
@@ -66,7 +63,11 @@ impl ChannelPanel {
                             other => other.to_string(),
                         })
                         .unwrap_or_default();
-                    if b.expect { name } else { format!("not {name}") }
+                    if b.expect {
+                        name
+                    } else {
+                        format!("not {name}")
+                    }
                 })
                 .collect();
             ui.label(RichText::new(format!("plays if: {}", branches.join(", "))));
@@ -109,7 +110,11 @@ fn channel_row(
             .on_hover_text("Make active: its curve is drawn on every creature")
             .clicked()
         {
-            commands.push(Command::SetActiveChannel(if active { None } else { Some(index) }));
+            commands.push(Command::SetActiveChannel(if active {
+                None
+            } else {
+                Some(index)
+            }));
         }
         if channel.require {
             ui.label(RichText::new("required").color(Color32::from_rgb(230, 180, 90)));

@@ -32,7 +32,11 @@ impl RosterPanel {
                 ui.menu_button("➕ Add", |ui| {
                     for path in &self.samples {
                         let name = sample_name(path);
-                        if ui.button(&name).on_hover_text(path.display().to_string()).clicked() {
+                        if ui
+                            .button(&name)
+                            .on_hover_text(path.display().to_string())
+                            .clicked()
+                        {
                             commands.push(Command::AddCreature(path.clone()));
                         }
                     }
@@ -45,14 +49,11 @@ impl RosterPanel {
         });
         let binding_count = preview.creatures.iter().filter(|p| p.binds()).count();
         if let Some(clip) = doc.clip() {
-            ui.label(
-                RichText::new(format!(
-                    "'{}' plays on {binding_count} of {}",
-                    clip.name,
-                    doc.roster.len()
-                ))
-                ,
-            );
+            ui.label(RichText::new(format!(
+                "'{}' plays on {binding_count} of {}",
+                clip.name,
+                doc.roster.len()
+            )));
         }
         ui.separator();
         egui::ScrollArea::vertical()
@@ -68,8 +69,12 @@ impl RosterPanel {
 
 /// "biped" from ".../biped.creature.json".
 pub fn sample_name(path: &std::path::Path) -> String {
-    let file = path.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned());
-    file.strip_suffix(".creature.json").unwrap_or(&file).to_string()
+    let file = path
+        .file_name()
+        .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    file.strip_suffix(".creature.json")
+        .unwrap_or(&file)
+        .to_string()
 }
 
 fn creature_ui(
@@ -83,7 +88,11 @@ fn creature_ui(
     let creature = &entry.creature;
     let selected = selection.is_some_and(|s| s.creature == index);
     ui.horizontal(|ui| {
-        let (mark, color) = if preview.binds() { ("✔", OK) } else { ("✖", BAD) };
+        let (mark, color) = if preview.binds() {
+            ("✔", OK)
+        } else {
+            ("✖", BAD)
+        };
         ui.label(RichText::new(mark).color(color));
         if ui
             .selectable_label(selected, RichText::new(creature.name()).strong())
@@ -119,7 +128,6 @@ fn creature_ui(
             legs,
             creature.size()
         ))
-        
         .weak(),
     );
     egui::CollapsingHeader::new(RichText::new("Bodies"))
@@ -147,9 +155,10 @@ fn variant_ui(
         })
     };
     ui.horizontal(|ui| {
-        let name = ui
-            .label("Variant")
-            .on_hover_text(format!("{} ways the clip can play on this creature", variants.len()));
+        let name = ui.label("Variant").on_hover_text(format!(
+            "{} ways the clip can play on this creature",
+            variants.len()
+        ));
         egui::ComboBox::from_id_salt(("variant", index))
             .selected_text(label(entry.variant))
             .width(ui.available_width() - 4.0)
@@ -183,10 +192,11 @@ fn body_tree_ui(
     } else {
         RichText::new(format!("{}  [{}]", b.name, caps.join(", ")))
     };
-    let selected = selection == Some(Selection {
-        creature: creature_index,
-        body: Some(body),
-    });
+    let selected = selection
+        == Some(Selection {
+            creature: creature_index,
+            body: Some(body),
+        });
     let children = creature.children(body);
     let row = |ui: &mut egui::Ui, commands: &mut CommandQueue| {
         if ui.selectable_label(selected, text.clone()).clicked() {

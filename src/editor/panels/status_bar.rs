@@ -101,9 +101,10 @@ pub fn status_bar_ui(ui: &mut egui::Ui, s: &StatusInputs<'_>) {
         ))
         .on_hover_text("The runtime's own stage timings, summed over creatures");
         ui.separator();
-        ui.monospace(format!("bind {:4.0} µs", p.bind_us)).on_hover_text(
-            "Last rebind: bind() and plans for every creature (clip, roster or variant change)",
-        );
+        ui.monospace(format!("bind {:4.0} µs", p.bind_us))
+            .on_hover_text(
+                "Last rebind: bind() and plans for every creature (clip, roster or variant change)",
+            );
         ui.monospace(format!("trace {:4.0} µs", p.trace_us))
             .on_hover_text("Last trace of the active channel's curve in space");
         ui.monospace(format!("scene {:5.0} µs", s.stats.scene_us))

@@ -100,9 +100,8 @@ fn ruler_ui(
         Vec2::new(ui.available_width(), height),
         Sense::click_and_drag(),
     );
-    response.widget_info(|| {
-        egui::WidgetInfo::slider(true, f64::from(playback.time_secs), TIMELINE)
-    });
+    response
+        .widget_info(|| egui::WidgetInfo::slider(true, f64::from(playback.time_secs), TIMELINE));
     let inner = rect.shrink2(Vec2::new(10.0, 0.0));
     let duration = clip.duration_secs.max(1e-3);
     let x_of = |t: f32| inner.left() + inner.width() * (t / duration).clamp(0.0, 1.0);
@@ -125,15 +124,30 @@ fn ruler_ui(
         .into_iter()
         .find(|&n| px_per_frame * n as f32 >= 36.0)
         .unwrap_or(600);
-    let tick_every = if px_per_frame >= 4.0 { 1 } else { label_every.max(5) / 5 };
+    let tick_every = if px_per_frame >= 4.0 {
+        1
+    } else {
+        label_every.max(5) / 5
+    };
     let text_color = visuals.weak_text_color();
     for f in (0..=frames).step_by(tick_every.max(1) as usize) {
         let x = x_of(f as f32 / clip.fps);
         let major = f % label_every == 0;
-        let top = if major { rect.top() + 14.0 } else { rect.top() + 24.0 };
+        let top = if major {
+            rect.top() + 14.0
+        } else {
+            rect.top() + 24.0
+        };
         painter.line_segment(
             [Pos2::new(x, top), Pos2::new(x, rect.bottom() - 2.0)],
-            Stroke::new(1.0, if major { text_color } else { visuals.faint_bg_color }),
+            Stroke::new(
+                1.0,
+                if major {
+                    text_color
+                } else {
+                    visuals.faint_bg_color
+                },
+            ),
         );
         if major {
             painter.text(

@@ -112,7 +112,12 @@ impl ViewportPanel {
         Some(self.rect.min + Vec2::new(px.x, px.y))
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, inputs: &ViewportInputs<'_>, commands: &mut CommandQueue) {
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        inputs: &ViewportInputs<'_>,
+        commands: &mut CommandQueue,
+    ) {
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         if self.auto_frame && rect.size() != self.rect.size() && self.pending_frame.is_none() {
             self.pending_frame = Some(FrameRequest::All);
@@ -155,13 +160,14 @@ impl ViewportPanel {
                 (rect.width() * ppp).round().max(1.0) as u32,
                 (rect.height() * ppp).round().max(1.0) as u32,
             ];
-            ui.painter().add(eframe::egui_wgpu::Callback::new_paint_callback(
-                rect,
-                ViewportCallback {
-                    scene: built.scene.clone(),
-                    size_px,
-                },
-            ));
+            ui.painter()
+                .add(eframe::egui_wgpu::Callback::new_paint_callback(
+                    rect,
+                    ViewportCallback {
+                        scene: built.scene.clone(),
+                        size_px,
+                    },
+                ));
         } else {
             ui.painter().rect_filled(rect, 0.0, Color32::from_gray(30));
             ui.painter().text(
@@ -326,9 +332,11 @@ impl ViewportPanel {
         }
         self.hovered = pick_body(&ray, &built.scene.bodies).map(|(i, _)| built.owners[i]);
         if response.clicked_by(PointerButton::Primary) {
-            commands.push(Command::Select(self.hovered.map(|(creature, body)| Selection {
-                creature,
-                body: Some(body),
+            commands.push(Command::Select(self.hovered.map(|(creature, body)| {
+                Selection {
+                    creature,
+                    body: Some(body),
+                }
             })));
         }
     }
@@ -349,12 +357,8 @@ impl ViewportPanel {
                         Color32::from_rgb(240, 160, 150),
                     )
                 };
-                let galley = painter.layout(
-                    text,
-                    egui::FontId::proportional(13.0),
-                    color,
-                    f32::INFINITY,
-                );
+                let galley =
+                    painter.layout(text, egui::FontId::proportional(13.0), color, f32::INFINITY);
                 Some((at, galley, color))
             })
             .collect();

@@ -138,7 +138,10 @@ mod tests {
         let camera = orbit.camera();
         for corner in [bounds.min, bounds.max, Vec3::new(-6.0, 2.0, 1.0)] {
             let (px, _) = camera.world_to_pixel(corner, size).unwrap();
-            assert!(px.x >= 0.0 && px.x <= size.x && px.y >= 0.0 && px.y <= size.y, "{px}");
+            assert!(
+                px.x >= 0.0 && px.x <= size.x && px.y >= 0.0 && px.y <= size.y,
+                "{px}"
+            );
         }
     }
 

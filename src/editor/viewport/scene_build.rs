@@ -159,7 +159,7 @@ pub fn build(inputs: &SceneInputs<'_>, camera: crate::render::Camera) -> BuiltSc
         if inputs.overlays.curve {
             add_curves(&mut out.scene.overlay, preview);
         }
-        if show_target {
+        if show_target && preview.binds() {
             out.target_handles.push(TargetHandle {
                 creature: ci,
                 world: target_in_character(inputs.doc, creature) + preview.offset,
@@ -255,7 +255,11 @@ fn add_goals(overlay: &mut Vec<LineSegment>, creature: &Creature, preview: &Crea
             // The line from body to goal shows what IK could not reach.
             overlay.push(LineSegment::new(at, goal, rgba(GOAL, 0.6), 1.5));
             overlay.push(LineSegment::point(goal, [0.0, 0.0, 0.0, 0.8], 12.0));
-            overlay.push(LineSegment::point(goal, rgba(GOAL, 0.4 + 0.6 * weight), 9.0));
+            overlay.push(LineSegment::point(
+                goal,
+                rgba(GOAL, 0.4 + 0.6 * weight),
+                9.0,
+            ));
         }
         if let Some((rotation, _)) = goals.rotation(b) {
             let reach = 0.08 * size;
@@ -264,7 +268,12 @@ fn add_goals(overlay: &mut Vec<LineSegment>, creature: &Creature, preview: &Crea
                 (Vec3::Y, [0.2, 1.0, 0.2, 1.0]),
                 (Vec3::Z, [0.2, 0.4, 1.0, 1.0]),
             ] {
-                overlay.push(LineSegment::new(at, at + rotation * axis * reach, color, 2.0));
+                overlay.push(LineSegment::new(
+                    at,
+                    at + rotation * axis * reach,
+                    color,
+                    2.0,
+                ));
             }
         }
     }
@@ -295,10 +304,19 @@ fn add_ik(overlay: &mut Vec<LineSegment>, preview: &CreaturePreview) {
                 ConstraintKind::AntiBuckling => [1.0, 0.85, 0.2, 0.8],
             }
         };
-        overlay.push(LineSegment::new(world(a.position), world(b.position), color, 1.5));
+        overlay.push(LineSegment::new(
+            world(a.position),
+            world(b.position),
+            color,
+            1.5,
+        ));
     }
     for p in &debug.particles {
-        overlay.push(LineSegment::point(world(p.position), [0.1, 1.0, 0.4, 1.0], 6.0));
+        overlay.push(LineSegment::point(
+            world(p.position),
+            [0.1, 1.0, 0.4, 1.0],
+            6.0,
+        ));
     }
 }
 
