@@ -303,3 +303,25 @@ fn the_help_lists_every_shortcut() {
         );
     }
 }
+
+#[test]
+fn frame_selected_and_frame_all_move_the_camera() {
+    let mut h = editor();
+    let all = h.state().viewport().orbit;
+    // Select the floater in the roster, then F.
+    h.get_by_label("floater").scroll_to_me();
+    h.run();
+    h.get_by_label("floater").click();
+    h.run();
+    let floater = creature_index(&h, "floater");
+    assert_eq!(h.state().selection().map(|s| s.creature), Some(floater));
+    h.key_press(Key::F);
+    h.run();
+    let close = h.state().viewport().orbit;
+    assert!(close.distance < all.distance * 0.6, "{} vs {}", close.distance, all.distance);
+    let at = h.state().preview().creatures[floater].offset;
+    assert!((close.target.x - at.x).abs() < 1.0, "{} vs {}", close.target, at);
+    h.key_press(Key::A);
+    h.run();
+    assert!((h.state().viewport().orbit.distance - all.distance).abs() < 1e-3);
+}

@@ -38,7 +38,7 @@ impl Playback {
             return 0.0;
         }
         // A stalled frame (a dialog, a debugger) must not jump the clip.
-        let dt = wall_dt_secs.clamp(0.0, 0.1) * prefs.speed.clamp(0.01, 10.0);
+        let dt = wall_dt_secs.clamp(0.0, 0.25) * prefs.speed.clamp(0.01, 10.0);
         let mut t = self.time_secs + dt;
         if t > duration_secs {
             if prefs.looping {

@@ -3,7 +3,7 @@
 
 use crate::editor::command::{Command, CommandQueue};
 use crate::editor::document::Document;
-use crate::runtime::clip::Channel;
+use crate::runtime::clip::{Channel, Predicate};
 use crate::runtime::movement::{PositionMode, RotationMode, ScaleMode};
 use egui::{Color32, RichText};
 
@@ -56,13 +56,7 @@ impl ChannelPanel {
                 .branches
                 .iter()
                 .map(|b| {
-                    let name = serde_json::to_value(&b.predicate)
-                        .ok()
-                        .map(|v| match v {
-                            serde_json::Value::String(s) => s,
-                            other => other.to_string(),
-                        })
-                        .unwrap_or_default();
+                    let name = predicate_text(&b.predicate);
                     if b.expect {
                         name
                     } else {
@@ -124,6 +118,17 @@ fn channel_row(
         ui.label(RichText::new(channel.context.to_string()).weak());
         ui.label(RichText::new(mode_summary(channel)).weak());
     });
+}
+
+/// "upright spine", "≥ 2 × grasper" and the like.
+fn predicate_text(p: &Predicate) -> String {
+    match p {
+        Predicate::UprightSpine => "upright spine".into(),
+        Predicate::HasGraspers => "has graspers".into(),
+        Predicate::HasFeet => "has feet".into(),
+        Predicate::HasCap(cap) => format!("has a {cap}"),
+        Predicate::MinCount { cap, count } => format!("at least {count} × {cap}"),
+    }
 }
 
 /// "position rest-relative × limb length, rotation absolute" and the like.
