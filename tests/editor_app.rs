@@ -318,9 +318,19 @@ fn frame_selected_and_frame_all_move_the_camera() {
     h.key_press(Key::F);
     h.run();
     let close = h.state().viewport().orbit;
-    assert!(close.distance < all.distance * 0.6, "{} vs {}", close.distance, all.distance);
+    assert!(
+        close.distance < all.distance * 0.6,
+        "{} vs {}",
+        close.distance,
+        all.distance
+    );
     let at = h.state().preview().creatures[floater].offset;
-    assert!((close.target.x - at.x).abs() < 1.0, "{} vs {}", close.target, at);
+    assert!(
+        (close.target.x - at.x).abs() < 1.0,
+        "{} vs {}",
+        close.target,
+        at
+    );
     h.key_press(Key::A);
     h.run();
     assert!((h.state().viewport().orbit.distance - all.distance).abs() < 1e-3);

@@ -10,7 +10,7 @@ mod editor_common;
 use anymorph::render::{BodyInstance, Camera, Ground, LineSegment, OffscreenRenderer, Scene};
 use anymorph::runtime::creature::Shape;
 use anymorph::runtime::math::Aabb;
-use editor_common::{editor, snapshot_options};
+use editor_common::{editor, snapshot_editor, snapshot_options};
 use eframe::egui_wgpu::wgpu;
 use egui::{Key, Modifiers};
 use glam::{Quat, Vec3};
@@ -23,7 +23,7 @@ fn editor_wave_on_eight_creatures() {
         h.key_press(Key::ArrowRight);
     }
     h.run();
-    h.snapshot_options("editor_wave", &snapshot_options());
+    snapshot_editor(&mut h, "editor_wave");
 }
 
 /// Reach toward the target with every overlay on and a body selected.
@@ -49,7 +49,7 @@ fn editor_reach_with_overlays() {
     h.drop_at(at);
     h.run();
     assert_eq!(h.state().selection().and_then(|s| s.body), Some(head));
-    h.snapshot_options("editor_reach_overlays", &snapshot_options());
+    snapshot_editor(&mut h, "editor_reach_overlays");
 }
 
 /// The renderer alone, as the validation grid's thumbnails use it: no window, no egui.

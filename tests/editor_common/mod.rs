@@ -47,6 +47,17 @@ pub fn editor() -> Harness<'static, AnymorphApp> {
     harness
 }
 
+/// Snapshots the editor with the status bar masked: it shows measured times, which differ
+/// from run to run.
+pub fn snapshot_editor(harness: &mut Harness<'static, AnymorphApp>, name: &str) {
+    let status_bar = egui::Rect::from_min_max(
+        egui::pos2(0.0, WINDOW.y - 26.0),
+        egui::pos2(WINDOW.x, WINDOW.y),
+    );
+    harness.mask(status_bar);
+    harness.snapshot_options(name, &snapshot_options());
+}
+
 /// The thresholds for every snapshot of the editor. Rendering is deterministic on one
 /// machine; the slack covers anti-aliasing differences between Mesa builds, not a missing
 /// creature or a blank viewport (thousands of pixels).
