@@ -64,10 +64,20 @@ impl BodyGpu {
         let [r, g, b] = body.color;
         BodyGpu {
             position: body.position.extend(1.0).to_array(),
-            rotation: body.rotation.normalize().to_array(),
+            rotation: unit_or_identity(body.rotation).to_array(),
             scale_segment: extent.scale.extend(extent.segment_half).to_array(),
             color_highlight: [r, g, b, highlight as f32],
         }
+    }
+}
+
+/// A zero or broken quaternion draws unrotated rather than poisoning the shader with NaN.
+fn unit_or_identity(q: glam::Quat) -> glam::Quat {
+    let len = q.length();
+    if len.is_finite() && len > 1e-6 {
+        q / len
+    } else {
+        glam::Quat::IDENTITY
     }
 }
 
