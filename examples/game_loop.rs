@@ -7,6 +7,7 @@
 
 use anyhow::{Context, Result};
 use anymorph::io::load_package;
+use anymorph::runtime::gait::GaitLayer;
 use anymorph::runtime::player::{Character, PlayParams, VariantChoice};
 use anymorph::runtime::pose::BodyPose;
 use glam::{Quat, Vec3};
@@ -69,9 +70,15 @@ fn main() -> Result<()> {
                 clip.map_or("idle only", |c| c.name.as_str())
             );
         }
-        // Every fifth one strolls in a circle (the gait system will plant its feet).
+        // Every fifth one strolls in a circle, walking or trotting with the package's styles;
+        // the gait plants its feet.
         if i % 5 == 0 {
-            ch.set_locomotion(Vec3::Z * 0.8, 0.4);
+            let style = if i % 10 == 0 { "walk" } else { "trot" };
+            if let Some(s) = package.gait_style(style) {
+                ch.set_gait_layers(vec![GaitLayer::new(Arc::clone(s))]);
+            }
+            let leg = ch.gait().gear().groups.first().map_or(0.5, |g| g.length);
+            ch.set_locomotion(Vec3::Z * leg, 0.4);
         }
         crowd.push((ch, spot));
     }

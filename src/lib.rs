@@ -12,3 +12,5 @@ pub mod io;
 pub mod render;
 pub mod runtime;
 pub mod samples;
+pub mod validation;
+pub mod zoo;

@@ -7,19 +7,20 @@
 mod common;
 
 use anymorph::io::{
-    LoadError, clip_from_str, creature_from_str, package_from_str, project_from_str,
+    LoadError, clip_from_str, creature_from_str, gait_from_str, package_from_str, project_from_str,
 };
 use serde_json::Value;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 type Loader = fn(&str) -> Result<(), LoadError>;
 
-fn loaders() -> [(&'static str, Loader); 4] {
+fn loaders() -> [(&'static str, Loader); 5] {
     [
         ("creature", |t| creature_from_str(t, "bad.json").map(|_| ())),
         ("clip", |t| clip_from_str(t, "bad.json").map(|_| ())),
         ("project", |t| project_from_str(t, "bad.json").map(|_| ())),
         ("package", |t| package_from_str(t, "bad.json").map(|_| ())),
+        ("gait", |t| gait_from_str(t, "bad.json").map(|_| ())),
     ]
 }
 
@@ -28,6 +29,9 @@ fn sample_files() -> Vec<(String, String)> {
     files.extend(common::clip_files());
     files.push(common::root().join("assets/sample.project.json"));
     files.push(common::root().join("assets/sample.package.json"));
+    for g in ["walk", "trot", "run", "limp"] {
+        files.push(common::root().join(format!("assets/gaits/{g}.gait.json")));
+    }
     files
         .into_iter()
         .map(|p| {

@@ -284,3 +284,59 @@ fn bench_json_reports_the_pipeline_and_its_stages() {
     let bad = anymorph(&["bench", "--creature", "unicorn"]);
     assert!(!bad.status.success());
 }
+
+#[test]
+fn eval_walks_over_terrain_in_world_space() {
+    let v = json_of(&[
+        "eval",
+        "sample_creatures/quadruped.creature.json",
+        "assets/clips/idle_breathe.clip.json",
+        "--frames",
+        "0:2:30",
+        "--speed",
+        "0.5",
+        "--terrain",
+        "slope:10",
+    ]);
+    assert_eq!(v["terrain"], "slope:10");
+    let frames = v["frames"].as_array().unwrap();
+    let last = &frames[frames.len() - 1];
+    let w: Vec<f64> = last["world_from_character"]["position"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert!((w[2] - 1.0).abs() < 0.02, "2 s at 0.5 m/s: {w:?}");
+    assert!(
+        (w[1] - 1.0 * 10f64.to_radians().tan()).abs() < 0.01,
+        "the frame rides on the slope: {w:?}"
+    );
+    let paw = last["bodies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "front_paw_l")
+        .unwrap();
+    let p: Vec<f64> = paw["position"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert!(
+        p[1] > p[2] * 10f64.to_radians().tan() - 0.01,
+        "the paw is on or above the slope: {p:?}"
+    );
+    let bad = anymorph(&[
+        "eval",
+        "sample_creatures/quadruped.creature.json",
+        "assets/clips/idle_breathe.clip.json",
+        "--time",
+        "0",
+        "--terrain",
+        "hills",
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--terrain: terrain 'hills'"));
+}

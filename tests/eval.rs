@@ -24,11 +24,13 @@ fn run(
     let b = bind(clip, c);
     let mut p = Pipeline::new(clip, c, &b, variant)
         .unwrap_or_else(|| panic!("{} on {}: {:?}", clip.name, c.name(), b.reason));
+    // One evaluation of a fresh pipeline: no time has passed for secondary motion or an
+    // idle bob.
     let input = EvalInput {
         time_secs: clip_local_time(clip, t),
         external_targets: targets,
         ground_height: 0.0,
-        dt_secs: 1.0 / 30.0,
+        dt_secs: 0.0,
     };
     let pose = p.run(clip, c, &input).to_vec();
     (p.goals().clone(), pose)

@@ -30,6 +30,9 @@ fn every_example_document_loads() {
             Some("anymorph-creature") => drop(creature_from_str(&block, "FORMAT.md").unwrap()),
             Some("anymorph-clip") => drop(clip_from_str(&block, "FORMAT.md").unwrap()),
             Some("anymorph-project") => drop(project_from_str(&block, "FORMAT.md").unwrap()),
+            Some("anymorph-gait") => {
+                drop(anymorph::io::gait_from_str(&block, "FORMAT.md").unwrap())
+            }
             Some("anymorph-package") => {
                 drop(anymorph::io::package_from_str(&block, "FORMAT.md").unwrap())
             }
@@ -38,8 +41,8 @@ fn every_example_document_loads() {
         loaded += 1;
     }
     assert_eq!(
-        loaded, 4,
-        "one creature, one clip, one project and one package example"
+        loaded, 5,
+        "a creature, a clip, a project, a package and a gait example"
     );
 }
 

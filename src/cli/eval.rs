@@ -1,15 +1,15 @@
 //! `anymorph eval`: a clip on a creature, frame by frame, as JSON.
 
 use crate::io::{load_clip, load_creature};
-use crate::runtime::bind::bind;
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
-use crate::runtime::eval::EvalInput;
-use crate::runtime::pipeline::{Pipeline, clip_local_time};
+use crate::runtime::player::{Character, PlayError, PlayParams, VariantChoice};
+use crate::runtime::terrain::Terrain;
 use anyhow::{Context, Result, bail};
 use glam::Vec3;
 use serde_json::{Value, json};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Frame times of `START:END:FPS`, inclusive of END when it falls on a frame.
 pub fn parse_frames(spec: &str) -> Result<Vec<f32>> {
@@ -38,64 +38,79 @@ pub fn parse_frames(spec: &str) -> Result<Vec<f32>> {
     Ok((0..count).map(|i| start + i as f32 / fps).collect())
 }
 
-pub(super) fn eval_cmd(
-    creature_path: &Path,
-    clip_path: &Path,
-    time: Option<f32>,
-    frames: Option<&str>,
-    variant: usize,
-    targets: &[Vec3],
-) -> Result<()> {
-    let creature = load_creature(creature_path)?;
-    let clip = load_clip(clip_path)?;
-    let binding = bind(&clip, &creature);
-    if let Some(reason) = &binding.reason {
-        bail!(
-            "clip '{}' does not play on '{}': {reason}",
-            clip.name,
-            creature.name()
-        );
+pub(super) struct EvalArgs<'a> {
+    pub creature: &'a Path,
+    pub clip: &'a Path,
+    pub time: Option<f32>,
+    pub frames: Option<&'a str>,
+    pub variant: usize,
+    pub targets: &'a [Vec3],
+    pub speed: f32,
+    pub turn: f32,
+    pub terrain: &'a str,
+}
+
+/// Plays the clip through the player — the same code a game runs — so locomotion, terrain
+/// and world-space output come for free.
+pub(super) fn eval_cmd(args: EvalArgs) -> Result<()> {
+    let creature = Arc::new(load_creature(args.creature)?);
+    let clip = Arc::new(load_clip(args.clip)?);
+    let terrain: Terrain = args
+        .terrain
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--terrain: {e}"))?;
+    if !(args.speed.is_finite() && args.turn.is_finite()) {
+        bail!("--speed and --turn must be finite numbers");
     }
-    let Some(chosen) = binding.variants.get(variant) else {
-        bail!(
-            "--variant {variant}: clip '{}' has {} variants on '{}' (0 to {})",
-            clip.name,
-            binding.variants.len(),
-            creature.name(),
-            binding.variants.len().saturating_sub(1)
-        );
-    };
-    let mut pipeline = Pipeline::new(&clip, &creature, &binding, variant)
-        .context("the clip bound but its variant could not be planned")?;
-    let times = match (time, frames) {
+    let times = match (args.time, args.frames) {
         (Some(t), _) if t.is_finite() => vec![t],
         (Some(t), _) => bail!("--time: {t} is not a finite number"),
         (None, Some(spec)) => parse_frames(spec)?,
         (None, None) => bail!("give --time T or --frames START:END:FPS"),
     };
-    // Secondary motion steps with the frames; a single time has no previous frame to move from.
-    let step = match times.as_slice() {
-        [a, b, ..] => b - a,
-        _ => 0.0,
+    let mut ch = Character::new(Arc::clone(&creature));
+    ch.set_terrain(terrain);
+    ch.set_locomotion(Vec3::Z * args.speed, args.turn);
+    for (i, t) in args.targets.iter().enumerate() {
+        ch.set_target(i, *t);
+    }
+    let chosen = ch.variants(&clip).get(args.variant).cloned();
+    let params = PlayParams {
+        variant: VariantChoice::Index(args.variant),
+        start_secs: times[0],
+        // `--frames` past the end of a one-shot shows its last frame.
+        hold: true,
+        ..Default::default()
+    };
+    ch.play(&clip, params).map_err(|e| match e {
+        PlayError::NoSuchVariant { count, .. } => anyhow::anyhow!(
+            "--variant {}: clip '{}' has {count} variants on '{}' (0 to {})",
+            args.variant,
+            clip.name,
+            creature.name(),
+            count.saturating_sub(1)
+        ),
+        other => anyhow::anyhow!("{other}"),
+    })?;
+    let Some(chosen) = chosen else {
+        bail!("--variant {}: no such variant", args.variant);
     };
     let mut out_frames = Vec::with_capacity(times.len());
-    for (i, t) in times.iter().enumerate() {
-        let input = EvalInput {
-            time_secs: clip_local_time(&clip, *t),
-            external_targets: targets,
-            ground_height: 0.0,
-            dt_secs: if i == 0 { 0.0 } else { step },
-        };
-        pipeline.run(&clip, &creature, &input);
-        out_frames.push(frame_json(&clip, &creature, &pipeline, *t));
+    let mut previous = times[0];
+    for t in &times {
+        // Secondary motion and walking step with the frames; the first frame steps nothing.
+        ch.update(t - previous);
+        previous = *t;
+        out_frames.push(frame_json(&clip, &creature, &ch, *t));
     }
     let header = json!({
         "creature": creature.name(),
         "clip": clip.name,
-        "variant": { "index": variant, "label": chosen.label, "mirrored": chosen.mirrored },
+        "variant": { "index": args.variant, "label": chosen.label, "mirrored": chosen.mirrored },
+        "terrain": terrain.to_string(),
     });
     let mut doc = header.as_object().cloned().unwrap_or_default();
-    if frames.is_some() {
+    if args.frames.is_some() {
         doc.insert("frames".into(), Value::Array(out_frames));
     } else if let Some(Value::Object(f)) = out_frames.pop() {
         doc.extend(f);
@@ -104,8 +119,8 @@ pub(super) fn eval_cmd(
     Ok(())
 }
 
-fn frame_json(clip: &Clip, c: &Creature, p: &Pipeline, time: f32) -> Value {
-    let goals = p.goals();
+fn frame_json(clip: &Clip, c: &Creature, ch: &Character, time: f32) -> Value {
+    let goals = ch.goals();
     let goal_list: Vec<Value> = goals
         .bodies()
         .map(|b| {
@@ -132,21 +147,22 @@ fn frame_json(clip: &Clip, c: &Creature, p: &Pipeline, time: f32) -> Value {
             json!({ "body": c.body(d.body).name, "name": name, "value": d.value })
         })
         .collect();
-    // No locomotion yet: character space is world space.
-    let bodies: Vec<Value> = p
-        .pose()
-        .iter()
-        .enumerate()
-        .map(|(i, pose)| {
-            json!({ "name": c.body(i).name, "position": pose.position.to_array(),
-                    "rotation": pose.rotation.to_array() })
+    let bodies: Vec<Value> = (0..c.len())
+        .filter_map(|i| {
+            let pose = ch.world_pose(i)?;
+            Some(
+                json!({ "name": c.body(i).name, "position": pose.position.to_array(),
+                         "rotation": pose.rotation.to_array() }),
+            )
         })
         .collect();
+    let w = ch.world_from_character();
     json!({
         "time": time,
-        "world_from_character": { "position": [0.0, 0.0, 0.0], "rotation": [0.0, 0.0, 0.0, 1.0] },
+        "world_from_character": { "position": w.position.to_array(), "rotation": w.rotation.to_array() },
         "goals": goal_list,
         "deforms": deforms,
+        "events": ch.events().iter().map(|e| e.name()).collect::<Vec<_>>(),
         "bodies": bodies,
     })
 }

@@ -50,6 +50,27 @@ pub(super) fn info(path: &Path, as_json: bool) -> Result<()> {
             caps.join(" ")
         );
     }
+    let gear = crate::runtime::gait::Gear::of(&c);
+    println!("locomotion: {:?}", gear.locomotion);
+    for (i, g) in gear.groups.iter().enumerate() {
+        let feet: Vec<&str> = g
+            .limbs
+            .iter()
+            .map(|&l| c.body(gear.limbs[l].foot).name.as_str())
+            .collect();
+        println!(
+            "  group {i}: {} feet ({}), leg {:.3} m, cadence ×{:.3}{}",
+            feet.len(),
+            feet.join(" "),
+            g.length,
+            g.ratio,
+            if i == gear.reference {
+                " (sets the cadence)"
+            } else {
+                ""
+            }
+        );
+    }
     for leg in c.legs() {
         println!(
             "leg: {} → {} ({:.3} m)",
@@ -80,6 +101,10 @@ pub fn creature_summary(c: &Creature) -> Value {
         "upright_spine": c.upright().upright,
         "upright_score": c.upright().score,
         "spine_chain": c.spine_chain().iter().map(|&b| name(b)).collect::<Vec<_>>(),
+        "locomotion": format!("{:?}", crate::runtime::gait::Gear::of(c).locomotion).to_lowercase(),
+        "leg_groups": crate::runtime::gait::Gear::of(c).groups.iter().map(|g| json!({
+            "feet": g.limbs.len(), "leg_length": g.length, "cadence_ratio": g.ratio,
+        })).collect::<Vec<_>>(),
         "leg_list": c.legs().iter().map(|l| json!({
             "hip": name(l.hip), "foot": name(l.foot), "length": l.length,
             "chain": l.chain.iter().map(|&b| name(b)).collect::<Vec<_>>(),

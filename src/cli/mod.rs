@@ -5,13 +5,17 @@ mod bench;
 mod demo;
 mod eval;
 mod export;
+mod generate;
 mod info;
 mod open;
 mod query;
+mod solve;
+mod validate;
 mod variants;
 
 pub use eval::parse_frames;
 pub use info::creature_summary;
+pub use solve::goals_from_str;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -68,9 +72,19 @@ pub enum Command {
         frames: Option<String>,
         #[arg(long, default_value_t = 0)]
         variant: usize,
-        /// External target X,Y,Z in character space; repeat for targets 1, 2, ….
+        /// External target X,Y,Z in world space (the creature starts at the origin facing
+        /// +Z); repeat for targets 1, 2, ….
         #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true)]
         target: Vec<Vec3>,
+        /// Walk forward at this speed (m/s) with the gait.
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        speed: f32,
+        /// Turn at this rate (rad/s, positive turns left).
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        turn: f32,
+        /// Ground: flat, slope:DEG or waves[:AMPLITUDE:WAVELENGTH].
+        #[arg(long, default_value = "flat")]
+        terrain: String,
     },
     /// Whether a clip binds on a creature, and its variants.
     Variants {
@@ -79,11 +93,44 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A random plausible creature, the same for the same seed.
+    Generate {
+        #[arg(long)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// The validation grid: every clip on every creature and variant, checked, with a report.
+    Validate {
+        #[arg(long)]
+        clips: PathBuf,
+        #[arg(long)]
+        creatures: PathBuf,
+        /// Add this many random creatures from the zoo.
+        #[arg(long, default_value_t = 0)]
+        random: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        report: PathBuf,
+        /// Thresholds (`*.validation.json`); the defaults otherwise.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
     /// Write a project's clips as one package for a game.
     Export {
         project: PathBuf,
         #[arg(long)]
         out: PathBuf,
+    },
+    /// Particle IK on the goals in a file; final body transforms (character space) as JSON.
+    Solve {
+        creature: PathBuf,
+        /// Goals: `{ "root": {...} (optional), "goals": [ { "body", "position", "rotation", "weight" } ] }`.
+        #[arg(long)]
+        goals: PathBuf,
     },
     /// Microseconds per creature-frame, whole pipeline and per stage, over a mix of the
     /// sample creatures and clips.
@@ -149,13 +196,45 @@ fn run(cli: Cli) -> Result<()> {
             frames,
             variant,
             target,
-        }) => eval::eval_cmd(&creature, &clip, time, frames.as_deref(), variant, &target),
+            speed,
+            turn,
+            terrain,
+        }) => eval::eval_cmd(eval::EvalArgs {
+            creature: &creature,
+            clip: &clip,
+            time,
+            frames: frames.as_deref(),
+            variant,
+            targets: &target,
+            speed,
+            turn,
+            terrain: &terrain,
+        }),
         Some(Command::Variants {
             creature,
             clip,
             json,
         }) => variants::variants(&creature, &clip, json),
         Some(Command::Export { project, out }) => export::export(&project, &out),
+        Some(Command::Solve { creature, goals }) => solve::solve_cmd(&creature, &goals),
+        Some(Command::Generate { seed, out }) => generate::generate(seed, &out),
+        Some(Command::Validate {
+            clips,
+            creatures,
+            random,
+            seed,
+            report,
+            config,
+            threads,
+        }) => validate::validate(validate::ValidateArgs {
+            clips,
+            creatures,
+            random,
+            seed,
+            report,
+            config,
+            threads: threads.max(1),
+        }),
         Some(Command::Bench {
             creatures,
             threads,

@@ -2,9 +2,11 @@
 //! its gait styles) in one versioned file (see docs/FORMAT.md).
 
 use super::clip_file::clip_error;
+use super::gait_file::gait_from_value;
 use super::json::{self, FormatTag};
 use super::{LoadError, LoadedProject, SaveError, atomic};
 use crate::runtime::clip::Clip;
+use crate::runtime::gait::GaitStyle;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
@@ -20,8 +22,7 @@ pub const PACKAGE_FORMAT: FormatTag = FormatTag {
 pub struct Package {
     pub name: String,
     pub clips: Vec<Arc<Clip>>,
-    /// Gait styles, kept as JSON until the gait system reads them.
-    pub gait_styles: Vec<Value>,
+    pub gait_styles: Vec<Arc<GaitStyle>>,
 }
 
 impl Package {
@@ -30,12 +31,16 @@ impl Package {
         Package {
             name: project.project.name.clone(),
             clips: project.clips.iter().cloned().map(Arc::new).collect(),
-            gait_styles: Vec::new(),
+            gait_styles: project.gaits.iter().cloned().map(Arc::new).collect(),
         }
     }
 
     pub fn clip(&self, name: &str) -> Option<&Arc<Clip>> {
         self.clips.iter().find(|c| c.name == name)
+    }
+
+    pub fn gait_style(&self, name: &str) -> Option<&Arc<GaitStyle>> {
+        self.gait_styles.iter().find(|g| g.name == name)
     }
 }
 
@@ -78,7 +83,21 @@ pub fn package_from_str(text: &str, path: &str) -> Result<Package, LoadError> {
     }
     let gait_styles = match doc.get("gait_styles") {
         None => Vec::new(),
-        Some(Value::Array(g)) => g.clone(),
+        Some(Value::Array(styles)) => {
+            let mut loaded: Vec<Arc<GaitStyle>> = Vec::with_capacity(styles.len());
+            for (i, g) in styles.iter().enumerate() {
+                let style = gait_from_value(g.clone(), path)
+                    .map_err(|e| prefixed(e, &format!("gait_styles[{i}]")))?;
+                if loaded.iter().any(|o| o.name == style.name) {
+                    return Err(field(
+                        &format!("gait_styles[{i}].name"),
+                        &format!("two gait styles are named '{}'", style.name),
+                    ));
+                }
+                loaded.push(Arc::new(style));
+            }
+            loaded
+        }
         Some(_) => return Err(field("gait_styles", "expected an array")),
     };
     Ok(Package {
@@ -113,7 +132,7 @@ struct PackageOut<'a> {
     version: u32,
     name: &'a str,
     clips: Vec<&'a Clip>,
-    gait_styles: &'a [Value],
+    gait_styles: Vec<&'a GaitStyle>,
 }
 
 pub fn package_to_string(package: &Package) -> String {
@@ -122,7 +141,7 @@ pub fn package_to_string(package: &Package) -> String {
         version: PACKAGE_FORMAT.version,
         name: &package.name,
         clips: package.clips.iter().map(|c| c.as_ref()).collect(),
-        gait_styles: &package.gait_styles,
+        gait_styles: package.gait_styles.iter().map(|g| g.as_ref()).collect(),
     })
 }
 

@@ -2,9 +2,10 @@
 //! plus preview settings (see docs/FORMAT.md).
 
 use super::json::{self, FormatTag};
-use super::{LoadError, SaveError, atomic, load_clip, load_creature};
+use super::{LoadError, SaveError, atomic, load_clip, load_creature, load_gait};
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
+use crate::runtime::gait::GaitStyle;
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -23,6 +24,9 @@ pub struct Project {
     pub clips: Vec<PathBuf>,
     #[serde(default)]
     pub creatures: Vec<PathBuf>,
+    /// Gait style files, exported with the clips.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gaits: Vec<PathBuf>,
     /// The clip the editor shows first, by name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active_clip: Option<String>,
@@ -38,6 +42,7 @@ pub struct LoadedProject {
     pub project: Project,
     pub clips: Vec<Clip>,
     pub creatures: Vec<Creature>,
+    pub gaits: Vec<GaitStyle>,
 }
 
 pub fn project_from_str(text: &str, path: &str) -> Result<Project, LoadError> {
@@ -70,11 +75,17 @@ pub fn load_project(path: &Path) -> Result<LoadedProject, LoadError> {
         .iter()
         .map(|p| load_creature(&dir.join(p)))
         .collect::<Result<Vec<_>, _>>()?;
+    let gaits = project
+        .gaits
+        .iter()
+        .map(|p| load_gait(&dir.join(p)))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(LoadedProject {
         path: path.to_path_buf(),
         project,
         clips,
         creatures,
+        gaits,
     })
 }
 

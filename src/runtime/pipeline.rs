@@ -5,8 +5,11 @@ use crate::runtime::bind::Binding;
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
 use crate::runtime::eval::{EvalInput, Goals, Plan, StageTimes, Stopwatch};
-use crate::runtime::ik::{IkDebug, IkSolver};
+use crate::runtime::gait::{Gait, GaitInput, GaitLayer, default_walk};
+use crate::runtime::ik::{IkDebug, IkSolver, IkTuning};
+use crate::runtime::jiggle::Jiggles;
 use crate::runtime::pose::BodyPose;
+use crate::runtime::terrain::Terrain;
 
 /// Maps a time on the playback clock to clip-local time: wrapped for a looping clip,
 /// clamped otherwise. A non-finite time maps to the start.
@@ -26,13 +29,20 @@ pub fn clip_local_time(clip: &Clip, time_secs: f32) -> f32 {
 #[derive(Clone, Debug)]
 pub struct PoseStage {
     ik: IkSolver,
+    jiggles: Jiggles,
     pose: Vec<BodyPose>,
 }
 
 impl PoseStage {
     pub fn new(creature: &Creature) -> Self {
+        Self::with_tuning(creature, IkTuning::default())
+    }
+
+    /// A stage with its own IK and jiggle tuning.
+    pub fn with_tuning(creature: &Creature, tuning: IkTuning) -> Self {
         PoseStage {
-            ik: IkSolver::new(creature),
+            jiggles: Jiggles::new(creature, &tuning.jiggle),
+            ik: IkSolver::with_tuning(creature, tuning),
             pose: Vec::with_capacity(creature.len()),
         }
     }
@@ -48,13 +58,20 @@ impl PoseStage {
         &mut self,
         creature: &Creature,
         goals: &Goals,
-        _dt_secs: f32,
-        times: Option<&mut StageTimes>,
+        dt_secs: f32,
+        mut times: Option<&mut StageTimes>,
     ) -> &[BodyPose] {
         let mut watch = Stopwatch::start(times.is_some());
         self.ik.solve(creature, goals, &mut self.pose);
-        if let Some(t) = times {
+        if let Some(t) = times.as_deref_mut() {
             watch.lap(&mut t.ik);
+        }
+        // Jiggles read the solved pose and write only the bodies without IK: nothing
+        // flows back into the solver or the goals.
+        self.jiggles
+            .apply(self.ik.has_ik(), &mut self.pose, dt_secs);
+        if let Some(t) = times {
+            watch.lap(&mut t.jiggle);
         }
         &self.pose
     }
@@ -66,6 +83,26 @@ impl PoseStage {
     pub fn ik_debug(&self) -> &IkDebug {
         self.ik.debug()
     }
+
+    /// Whether each body had IK in the last frame (jiggles moved the others).
+    pub fn has_ik(&self) -> &[bool] {
+        self.ik.has_ik()
+    }
+
+    pub fn tuning(&self) -> &IkTuning {
+        self.ik.tuning()
+    }
+
+    /// Replaces the IK and jiggle tuning; takes effect from the next frame.
+    pub fn set_tuning(&mut self, creature: &Creature, tuning: IkTuning) {
+        self.jiggles.set_tuning(creature, &tuning.jiggle);
+        *self.ik.tuning_mut() = tuning;
+    }
+
+    /// Forgets the jiggles' motion (after a cut or a teleport the game knows about).
+    pub fn reset_jiggles(&mut self) {
+        self.jiggles.reset();
+    }
 }
 
 /// One clip playing on one creature in one variant: what the editor previews, the CLI
@@ -74,6 +111,8 @@ impl PoseStage {
 pub struct Pipeline {
     plan: Plan,
     goals: Goals,
+    gait: Gait,
+    gait_layers: Vec<GaitLayer>,
     stage: PoseStage,
 }
 
@@ -88,6 +127,8 @@ impl Pipeline {
         Some(Pipeline {
             plan: Plan::new(clip, creature, binding, variant)?,
             goals: Goals::new(creature.len()),
+            gait: Gait::new(creature),
+            gait_layers: vec![GaitLayer::new(default_walk())],
             stage: PoseStage::new(creature),
         })
     }
@@ -112,6 +153,21 @@ impl Pipeline {
     ) -> &[BodyPose] {
         self.plan
             .evaluate_timed(clip, creature, input, &mut self.goals, times.as_deref_mut());
+        let mut watch = Stopwatch::start(times.is_some());
+        // A creature previewed in place stands on its feet exactly as a game character
+        // that is not moving does.
+        let gait = GaitInput {
+            dt_secs: input.dt_secs,
+            world_from_character: BodyPose::IDENTITY,
+            velocity: glam::Vec3::ZERO,
+            turn_rate: 0.0,
+            terrain: &Terrain::Flat,
+            layers: &self.gait_layers,
+        };
+        self.gait.update(creature, &gait, &mut self.goals);
+        if let Some(t) = times.as_deref_mut() {
+            watch.lap(&mut t.gait);
+        }
         self.stage
             .run_timed(creature, &self.goals, input.dt_secs, times)
     }

@@ -1,34 +1,202 @@
-//! The particle IK solver (paper section 4.3): goals in, body poses out.
+//! The particle IK solver (paper section 4.3): creature + goals in, body poses out.
+//!
+//! A frame runs: the forward-kinematic root and the goals carried to joints (`goals.rs`),
+//! the spine phase (`spine.rs`), the spine's reconstruction, the limb phase (`limb.rs`),
+//! the limbs' reconstruction and the bodies without IK (`reconstruct.rs`). Everything that
+//! depends only on which bodies have goals is compiled once into a [`plan::Plan`] and
+//! cached by goal mask, so a frame allocates nothing and never looks at the last frame's
+//! solution (path independence). `docs/IK.md` describes the solver and its tuning.
 
+mod constraint;
 mod debug;
+mod goals;
+mod limb;
+mod plan;
+mod reconstruct;
+mod setup;
+mod spine;
+mod spline;
+mod tuning;
 
 pub use debug::{ConstraintKind, DebugConstraint, DebugParticle, IkDebug, IkPhase};
+pub use tuning::{IkTuning, LimbTuning, SpineTuning};
 
 use crate::runtime::creature::Creature;
-use crate::runtime::eval::{Goals, pose_by_forward_kinematics};
+use crate::runtime::eval::Goals;
 use crate::runtime::pose::BodyPose;
+use glam::Vec3A;
+use goals::{FrameGoals, RootPose};
+use plan::Plan;
+use setup::Rig;
+
+/// How many goal masks a solver keeps compiled. A clip switches between a handful; a
+/// game's layers rarely reach this. The least recently used plan is rebuilt when full.
+const PLAN_CACHE: usize = 8;
 
 /// Solves a creature's goals into body poses. Built once per creature; `solve` reuses its
-/// buffers, so a frame allocates nothing.
-#[derive(Clone, Debug, Default)]
+/// buffers, so a frame allocates nothing once its goal mask has been seen.
+#[derive(Clone, Debug)]
 pub struct IkSolver {
+    tuning: IkTuning,
+    rig: Rig,
+    plans: Vec<Plan>,
+    current: usize,
+    clock: u64,
+    key: Vec<u64>,
+    frame: FrameGoals,
+    spine_particles: Vec<Vec3A>,
+    anti_buckling_rest: Vec<Vec3A>,
+    limb_particles: Vec<Vec3A>,
+    scratch: reconstruct::Scratch,
     debug: IkDebug,
+    /// The tuning changed since the rig and plans were built.
+    stale: bool,
 }
 
 impl IkSolver {
-    pub fn new(_creature: &Creature) -> Self {
-        IkSolver::default()
+    pub fn new(creature: &Creature) -> Self {
+        Self::with_tuning(creature, IkTuning::default())
     }
 
-    /// Character-space poses of every body that best meet `goals`. Until the particle solver
-    /// lands this is forward kinematics from the rest pose with goal bodies pulled onto their
-    /// goals.
+    pub fn with_tuning(creature: &Creature, tuning: IkTuning) -> Self {
+        IkSolver {
+            rig: Rig::new(creature, &tuning),
+            tuning,
+            plans: Vec::new(),
+            current: 0,
+            clock: 0,
+            key: Vec::new(),
+            frame: FrameGoals::default(),
+            spine_particles: Vec::new(),
+            anti_buckling_rest: Vec::new(),
+            limb_particles: Vec::new(),
+            scratch: reconstruct::Scratch::default(),
+            debug: IkDebug::default(),
+            stale: false,
+        }
+    }
+
+    pub fn tuning(&self) -> &IkTuning {
+        &self.tuning
+    }
+
+    /// Changes the tuning. Compiled plans and the delegation rule are rebuilt on the next
+    /// solve (some numbers shape them).
+    pub fn tuning_mut(&mut self) -> &mut IkTuning {
+        self.stale = true;
+        &mut self.tuning
+    }
+
+    /// Character-space poses of every body that best meet `goals`: the root where its goal
+    /// (or rest pose) puts it, the spine and limbs bent toward the other goals, and bodies
+    /// without IK following their parents rigidly (the jiggles move those next).
     pub fn solve(&mut self, creature: &Creature, goals: &Goals, out: &mut Vec<BodyPose>) {
-        pose_by_forward_kinematics(creature, goals, out);
+        let n = creature.len();
+        out.clear();
+        out.resize(n, BodyPose::IDENTITY);
+        if self.stale || self.rig.len() != n || goals.len() != n {
+            self.stale = false;
+            // A solver for another creature, or goals for another creature: rebuild what
+            // we can and pose the rest pose rather than read out of bounds.
+            self.rig = Rig::new(creature, &self.tuning);
+            self.plans.clear();
+            if goals.len() != n {
+                for (b, body) in creature.bodies().iter().enumerate() {
+                    out[b] = BodyPose::new(body.position, body.rotation);
+                }
+                return;
+            }
+        }
+        plan::goal_key(&self.rig, goals, &mut self.key);
+        self.current = self.plan_for_key(creature);
+        self.clock += 1;
+        let plan = &mut self.plans[self.current];
+        plan.last_used = self.clock;
+        let plan = &self.plans[self.current];
+        let rig = &self.rig;
+        let root = RootPose::new(rig, goals);
+        self.frame.prepare(plan, rig, goals, &root);
+
+        let (spine_passes, buckling) = spine::solve_spine(
+            &plan.spine,
+            &self.tuning.spine,
+            rig,
+            &self.frame,
+            &root,
+            &mut self.spine_particles,
+            &mut self.anti_buckling_rest,
+        );
+        reconstruct::spine_poses(
+            &plan.spine,
+            rig,
+            &self.frame,
+            &root,
+            &mut self.spine_particles,
+            &mut self.scratch,
+            out,
+        );
+        let limb_passes = limb::solve_limbs(
+            &plan.limbs,
+            &self.tuning.limb,
+            &self.frame,
+            out,
+            &self.scratch.delta,
+            &mut self.limb_particles,
+        );
+        reconstruct::limb_poses(
+            &plan.limbs,
+            rig,
+            &self.frame,
+            &mut self.limb_particles,
+            &mut self.scratch.delta,
+            out,
+        );
+        reconstruct::follower_poses(&plan.followers, rig, &mut self.scratch.delta, out);
+
+        if self.tuning.record_debug {
+            debug::record(
+                &mut self.debug,
+                debug::Solved {
+                    spine: &plan.spine,
+                    limbs: &plan.limbs,
+                    goals: &self.frame,
+                    spine_particles: &self.spine_particles,
+                    limb_particles: &self.limb_particles,
+                    anti_buckling_rest: &self.anti_buckling_rest,
+                    passes: [spine_passes, limb_passes],
+                    buckling,
+                },
+            );
+        }
+    }
+
+    /// Whether each body had IK in the last solve: it or a body below it had a goal. The
+    /// root always has IK. Jiggles move only the bodies without.
+    pub fn has_ik(&self) -> &[bool] {
+        self.plans
+            .get(self.current)
+            .map_or(&[], |p| p.has_ik.as_slice())
     }
 
     /// What the last solve did, for the editor's overlays and for tests.
     pub fn debug(&self) -> &IkDebug {
         &self.debug
+    }
+
+    fn plan_for_key(&mut self, creature: &Creature) -> usize {
+        if let Some(i) = self.plans.iter().position(|p| p.key == self.key) {
+            return i;
+        }
+        let plan = Plan::build(creature, &self.rig, &self.tuning, &self.key);
+        if self.plans.len() < PLAN_CACHE {
+            self.plans.push(plan);
+            self.plans.len() - 1
+        } else {
+            let oldest = (0..self.plans.len())
+                .min_by_key(|&i| self.plans[i].last_used)
+                .unwrap_or(0);
+            self.plans[oldest] = plan;
+            oldest
+        }
     }
 }

@@ -24,9 +24,11 @@ use crate::runtime::bind::{Binding, Variant, bind};
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
 use crate::runtime::eval::{EvalInput, Goals, Plan, StageTimes, Stopwatch};
+use crate::runtime::gait::{Gait, GaitInput, GaitLayer, default_walk};
 use crate::runtime::ik::IkDebug;
 use crate::runtime::pipeline::PoseStage;
 use crate::runtime::pose::BodyPose;
+use crate::runtime::terrain::Terrain;
 use blend::{LayerAccum, blend_layers};
 use glam::{Quat, Vec3};
 use instance::{Instance, InstanceSettings, Phase};
@@ -134,6 +136,9 @@ pub struct Character {
     deforms: Vec<crate::runtime::eval::DeformValue>,
     layers: Vec<LayerAccum>,
     goals: Goals,
+    gait: Gait,
+    gait_layers: Vec<GaitLayer>,
+    terrain: Terrain,
     stage: PoseStage,
     events: Vec<FiredEvent>,
 }
@@ -142,6 +147,7 @@ impl Character {
     pub fn new(creature: Arc<Creature>) -> Self {
         let n = creature.len();
         let stage = PoseStage::new(&creature);
+        let gait = Gait::new(&creature);
         let goals = Goals::new(n);
         Character {
             creature,
@@ -158,6 +164,9 @@ impl Character {
             deforms: Vec::new(),
             layers: Vec::new(),
             goals,
+            gait,
+            gait_layers: vec![GaitLayer::new(default_walk())],
+            terrain: Terrain::Flat,
             stage,
             events: Vec::new(),
         }
@@ -401,7 +410,32 @@ impl Character {
     pub fn set_world_from_character(&mut self, pose: BodyPose) {
         if pose.is_finite() {
             self.world_from_character = BodyPose::new(pose.position, pose.rotation.normalize());
+            self.gait.replant();
         }
+    }
+
+    /// The ground the character walks on; its frame follows the ground's height.
+    pub fn set_terrain(&mut self, terrain: Terrain) {
+        self.terrain = terrain;
+    }
+
+    pub fn terrain(&self) -> &Terrain {
+        &self.terrain
+    }
+
+    /// The gait styles to walk with, the first at full weight and each later one laid over
+    /// it by its weight (a limp over a walk). An empty list turns the gait off.
+    pub fn set_gait_layers(&mut self, layers: Vec<GaitLayer>) {
+        self.gait_layers = layers;
+    }
+
+    pub fn gait_layers(&self) -> &[GaitLayer] {
+        &self.gait_layers
+    }
+
+    /// The gait's state: leg groups and where each foot is in its cycle.
+    pub fn gait(&self) -> &Gait {
+        &self.gait
     }
 
     pub fn world_from_character(&self) -> BodyPose {
@@ -452,6 +486,7 @@ impl Character {
         let w = &mut self.world_from_character;
         w.rotation = (Quat::from_rotation_y(self.turn_rate * dt) * w.rotation).normalize();
         w.position += w.rotation * self.velocity * dt;
+        w.position.y = self.terrain.height(w.position.x, w.position.z);
         self.targets.clear();
         let inverse = self.world_from_character.rotation.inverse();
         let origin = self.world_from_character.position;
@@ -476,8 +511,7 @@ impl Character {
                 &mut self.goals,
                 times.as_deref_mut(),
             );
-            self.stage
-                .run_timed(&self.creature, &self.goals, sim_dt, times);
+            self.finish_frame(dt, sim_dt, times);
             return;
         }
         for l in &mut self.layers {
@@ -533,6 +567,24 @@ impl Character {
         self.goals.deforms.extend_from_slice(&self.deforms);
         if let Some(t) = times.as_deref_mut() {
             watch.lap(&mut t.blend);
+        }
+        self.finish_frame(dt, sim_dt, times);
+    }
+
+    /// Gait on top of the blended clips, then IK and jiggles.
+    fn finish_frame(&mut self, dt: f32, sim_dt: f32, mut times: Option<&mut StageTimes>) {
+        let mut watch = Stopwatch::start(times.is_some());
+        let input = GaitInput {
+            dt_secs: dt,
+            world_from_character: self.world_from_character,
+            velocity: self.velocity,
+            turn_rate: self.turn_rate,
+            terrain: &self.terrain,
+            layers: &self.gait_layers,
+        };
+        self.gait.update(&self.creature, &input, &mut self.goals);
+        if let Some(t) = times.as_deref_mut() {
+            watch.lap(&mut t.gait);
         }
         self.stage
             .run_timed(&self.creature, &self.goals, sim_dt, times);

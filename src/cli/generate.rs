@@ -1,0 +1,19 @@
+//! `anymorph generate`: a random plausible creature, deterministic by seed.
+
+use crate::io::save_creature;
+use crate::zoo::generate as make;
+use anyhow::{Context, Result};
+use std::path::Path;
+
+pub(super) fn generate(seed: u64, out: &Path) -> Result<()> {
+    let creature = make(seed).with_context(|| format!("seed {seed} made an invalid creature"))?;
+    save_creature(out, &creature)?;
+    println!(
+        "wrote {}: {} bodies, {} legs, {} graspers",
+        out.display(),
+        creature.len(),
+        creature.legs().len(),
+        creature.count_cap(&crate::runtime::creature::Cap::Grasper)
+    );
+    Ok(())
+}

@@ -1,0 +1,102 @@
+//! `anymorph validate`: the validation grid over clips × creatures, with a report.
+
+use crate::io::{load_clip, load_creature};
+use crate::runtime::clip::Clip;
+use crate::runtime::creature::Creature;
+use crate::validation::{CellReport, ValidationConfig, check_cell, report};
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub(super) struct ValidateArgs {
+    pub clips: PathBuf,
+    pub creatures: PathBuf,
+    pub random: usize,
+    pub seed: u64,
+    pub report: PathBuf,
+    pub config: Option<PathBuf>,
+    pub threads: usize,
+}
+
+fn files(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("{}: cannot read the folder", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(suffix))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+pub(super) fn validate(args: ValidateArgs) -> Result<()> {
+    let config = match &args.config {
+        Some(p) => ValidationConfig::load(p)?,
+        None => ValidationConfig::default(),
+    };
+    let clips: Vec<Arc<Clip>> = files(&args.clips, ".clip.json")?
+        .iter()
+        .map(|p| load_clip(p).map(Arc::new))
+        .collect::<Result<_, _>>()?;
+    let mut creatures: Vec<Arc<Creature>> = files(&args.creatures, ".creature.json")?
+        .iter()
+        .map(|p| load_creature(p).map(Arc::new))
+        .collect::<Result<_, _>>()?;
+    for i in 0..args.random as u64 {
+        let seed = args.seed.wrapping_add(i);
+        creatures.push(Arc::new(
+            crate::zoo::generate(seed).with_context(|| format!("zoo seed {seed}"))?,
+        ));
+    }
+    if clips.is_empty() || creatures.is_empty() {
+        bail!(
+            "nothing to validate: {} clips, {} creatures",
+            clips.len(),
+            creatures.len()
+        );
+    }
+    let jobs: Vec<(usize, usize)> = (0..clips.len())
+        .flat_map(|c| (0..creatures.len()).map(move |k| (c, k)))
+        .collect();
+    let bar = ProgressBar::new(jobs.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} cells  {elapsed_precise}  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .context("cannot start the thread pool")?;
+    let cells: Vec<CellReport> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(c, k)| {
+                let cell = check_cell(&clips[c], &creatures[k], &config);
+                bar.inc(1);
+                cell
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let summary = report::write(&args.report, &cells, &config, &|_| false)?;
+    println!(
+        "{} of {} cells pass ({:.1}%); {} do not bind; NaN in {}. Report: {}",
+        summary["passed"],
+        summary["cells"],
+        summary["pass_rate"].as_f64().unwrap_or(0.0) * 100.0,
+        summary["not_bound"],
+        summary["nan"],
+        args.report.join("index.html").display()
+    );
+    if let Some(by) = summary["failures_by_check"].as_object() {
+        let mut by: Vec<(&String, u64)> = by
+            .iter()
+            .map(|(k, v)| (k, v.as_u64().unwrap_or(0)))
+            .collect();
+        by.sort_by_key(|x| std::cmp::Reverse(x.1));
+        for (check, n) in by {
+            println!("  {check}: {n} variant(s)");
+        }
+    }
+    Ok(())
+}

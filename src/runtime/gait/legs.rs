@@ -1,0 +1,270 @@
+//! The creature's walking gear: legs clustered into groups of roughly equal length whose
+//! cadences are locked by small rational ratios (paper 4.2, "Leg Groups"), or, without feet,
+//! pseudo-feet along the spine for a crawl.
+
+use super::style::{FootPlace, Rows};
+use crate::runtime::creature::{BodyId, Creature};
+use glam::{Quat, Vec3};
+
+/// Legs whose lengths are within this ratio of the group's shortest leg walk together.
+pub const GROUP_LENGTH_RATIO: f32 = 1.4;
+
+/// One foot the gait places.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Limb {
+    pub foot: BodyId,
+    /// The body the leg hangs from (a spine body; for pseudo-feet, the foot itself).
+    pub hip: BodyId,
+    /// Leg length used for scaling (never below 5% of the creature's size).
+    pub length: f32,
+    /// The foot's rest centre, character space.
+    pub home: Vec3,
+    pub rest_rotation: Quat,
+    /// Height of the foot's centre above its lowest point.
+    pub contact: f32,
+}
+
+/// Feet that step together.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// Indices into the limb list, in the group's foot order (front to back, left first).
+    pub limbs: Vec<usize>,
+    pub places: Vec<FootPlace>,
+    /// Mean leg length.
+    pub length: f32,
+    /// Cadence relative to the reference group: a small rational, so the groups' cycles
+    /// line up every few steps.
+    pub ratio: f32,
+    pub rows: Rows,
+}
+
+/// How a creature gets about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Locomotion {
+    Legs,
+    /// No feet, lying on the ground: spine bodies become pseudo-feet (an inch-worm).
+    Crawl,
+    /// No feet, off the ground: the body floats and bobs.
+    Float,
+}
+
+/// The walking gear of a creature, worked out once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gear {
+    pub locomotion: Locomotion,
+    pub limbs: Vec<Limb>,
+    pub groups: Vec<Group>,
+    /// The group whose cadence the others follow.
+    pub reference: usize,
+}
+
+impl Gear {
+    pub fn of(creature: &Creature) -> Gear {
+        let floor = 0.05 * creature.size();
+        let limb = |foot: BodyId, hip: BodyId, length: f32| {
+            let b = creature.body(foot);
+            Limb {
+                foot,
+                hip,
+                length: length.max(floor),
+                home: b.position,
+                rest_rotation: b.rotation,
+                contact: creature.contact_height(foot),
+            }
+        };
+        if !creature.legs().is_empty() {
+            let limbs: Vec<Limb> = creature
+                .legs()
+                .iter()
+                .map(|l| limb(l.foot, l.hip, l.length))
+                .collect();
+            let groups = group_by_length(&limbs);
+            let reference = reference_group(&groups);
+            let mut gear = Gear {
+                locomotion: Locomotion::Legs,
+                limbs,
+                groups,
+                reference,
+            };
+            gear.harmonize();
+            return gear;
+        }
+        let lowest = creature.bounds().min.y;
+        let height = creature.bounds().size().y.max(1e-6);
+        let on_ground: Vec<BodyId> = creature
+            .spine_chain()
+            .iter()
+            .copied()
+            .filter(|&b| {
+                creature.body(b).position.y - creature.contact_height(b)
+                    < lowest + 0.05 * creature.size()
+            })
+            .collect();
+        if lowest > 0.1 * height || on_ground.len() < 2 {
+            return Gear {
+                locomotion: Locomotion::Float,
+                limbs: Vec::new(),
+                groups: Vec::new(),
+                reference: 0,
+            };
+        }
+        // Up to six pseudo-feet spread evenly along the part of the spine on the ground.
+        let count = on_ground.len().min(6);
+        let picked: Vec<BodyId> = (0..count)
+            .map(|i| on_ground[i * (on_ground.len() - 1) / (count - 1).max(1)])
+            .collect();
+        let span = creature
+            .body(picked[0])
+            .position
+            .distance(creature.body(picked[count - 1]).position);
+        let spacing = span / (count - 1).max(1) as f32;
+        let limbs: Vec<Limb> = picked.iter().map(|&b| limb(b, b, spacing)).collect();
+        let order = foot_order(&limbs, &(0..limbs.len()).collect::<Vec<_>>());
+        let places = places(&limbs, &order);
+        Gear {
+            locomotion: Locomotion::Crawl,
+            groups: vec![Group {
+                length: spacing.max(floor),
+                limbs: order,
+                places,
+                ratio: 1.0,
+                rows: Rows::Crawl(count),
+            }],
+            limbs,
+            reference: 0,
+        }
+    }
+
+    /// Locks each group's cadence to the reference group's by the nearest ratio p/q with
+    /// p, q ≤ 4 to their leg-length ratio: short legs step more often.
+    fn harmonize(&mut self) {
+        let reference = self.groups[self.reference].length;
+        for g in &mut self.groups {
+            g.ratio = nearest_small_ratio(reference / g.length);
+        }
+    }
+}
+
+fn group_by_length(limbs: &[Limb]) -> Vec<Group> {
+    let mut by_length: Vec<usize> = (0..limbs.len()).collect();
+    by_length.sort_by(|&a, &b| limbs[a].length.total_cmp(&limbs[b].length).then(a.cmp(&b)));
+    let mut clusters: Vec<Vec<usize>> = Vec::new();
+    for i in by_length {
+        match clusters.last_mut() {
+            Some(c) if limbs[i].length <= limbs[c[0]].length * GROUP_LENGTH_RATIO => c.push(i),
+            _ => clusters.push(vec![i]),
+        }
+    }
+
+    clusters
+        .into_iter()
+        .map(|members| {
+            let order = foot_order(limbs, &members);
+            let places = places(limbs, &order);
+            let length =
+                members.iter().map(|&i| limbs[i].length).sum::<f32>() / members.len() as f32;
+            Group {
+                rows: Rows::Legs(order.len()),
+                limbs: order,
+                places,
+                length,
+                ratio: 1.0,
+            }
+        })
+        .collect()
+}
+
+/// The group with the most feet (the longest on a tie) sets the cadence.
+fn reference_group(groups: &[Group]) -> usize {
+    (0..groups.len())
+        .max_by(|&a, &b| {
+            groups[a]
+                .limbs
+                .len()
+                .cmp(&groups[b].limbs.len())
+                .then(groups[a].length.total_cmp(&groups[b].length))
+        })
+        .unwrap_or(0)
+}
+
+/// Feet ordered front to back by hip, then left before right, then front to back per hip
+/// (two feet of a forked leg share a hip): the order the style tables' triggers use.
+fn foot_order(limbs: &[Limb], members: &[usize]) -> Vec<usize> {
+    let mut order = members.to_vec();
+    order.sort_by(|&a, &b| {
+        let (la, lb) = (&limbs[a], &limbs[b]);
+        let hip_z = |l: &Limb| (l.home.z * 100.0).round();
+        hip_z(lb)
+            .total_cmp(&hip_z(la))
+            .then(lb.home.x.total_cmp(&la.home.x))
+            .then(lb.home.z.total_cmp(&la.home.z))
+            .then(a.cmp(&b))
+    });
+    order
+}
+
+fn places(limbs: &[Limb], order: &[usize]) -> Vec<FootPlace> {
+    let side = |l: &Limb| {
+        if l.home.x > 1e-3 {
+            1.0
+        } else if l.home.x < -1e-3 {
+            -1.0
+        } else {
+            0.0
+        }
+    };
+    order
+        .iter()
+        .map(|&i| {
+            let s = side(&limbs[i]);
+            let same_side: Vec<usize> = order
+                .iter()
+                .copied()
+                .filter(|&j| side(&limbs[j]) == s)
+                .collect();
+            let rank = same_side
+                .iter()
+                .filter(|&&j| {
+                    limbs[j].home.z < limbs[i].home.z
+                        || (limbs[j].home.z == limbs[i].home.z && j < i)
+                })
+                .count();
+            FootPlace {
+                side: s,
+                rank,
+                of: same_side.len(),
+            }
+        })
+        .collect()
+}
+
+/// The nearest p/q to `x` with 1 ≤ p, q ≤ 4.
+pub fn nearest_small_ratio(x: f32) -> f32 {
+    let mut best = 1.0;
+    let mut best_err = f32::INFINITY;
+    for p in 1..=4 {
+        for q in 1..=4 {
+            let r = p as f32 / q as f32;
+            let err = (r / x).ln().abs();
+            if err < best_err - 1e-6 {
+                best = r;
+                best_err = err;
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_are_small_rationals() {
+        assert_eq!(nearest_small_ratio(1.0), 1.0);
+        assert_eq!(nearest_small_ratio(1.9), 2.0);
+        assert_eq!(nearest_small_ratio(1.45), 1.5);
+        assert!((nearest_small_ratio(1.3) - 4.0 / 3.0).abs() < 1e-6);
+        assert_eq!(nearest_small_ratio(9.0), 4.0);
+    }
+}

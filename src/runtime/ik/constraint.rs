@@ -1,0 +1,322 @@
+//! Length constraints between particles and the nonlinear (Jakobsen) correction step with
+//! its C1 soft-correction function (paper 4.3.1, "Particles and Constraints").
+
+use glam::{Quat, Vec3A};
+
+/// A 1-DOF length constraint between particles `a` and `b`.
+///
+/// Each end carries its own share of the correction (from the masses the constraint gives
+/// its ends, or 0 for an end that must not move: the spine attachment, a pinned goal), so
+/// one particle can look heavy through one constraint and light through another.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Constraint {
+    pub a: u16,
+    pub b: u16,
+    pub share_a: f32,
+    pub share_b: f32,
+    /// Lengths inside `[min_len, max_len]` need no correction.
+    pub min_len: f32,
+    pub max_len: f32,
+    /// Width of the soft-correction zone in metres (see [`soft_correction`]).
+    pub soft: f32,
+    /// Over-relaxation: a correction `c` becomes `c + sign(c) * min(|c|, cap)`, with
+    /// `cap = (ω - 1) * rest length`. Bounded so a huge error (a goal a kilometre away)
+    /// is never overshot past the other end, which would fold the limb back on itself.
+    pub overshoot: f32,
+    pub overshoot_cap: f32,
+}
+
+/// How far to correct a length error: C1 continuous and piecewise. Inside `±zone` only the
+/// fraction `|e| / 2 zone` of the error is corrected (a soft constraint: small violations
+/// fade out over the passes instead of snapping), outside it the full error less a
+/// constant `zone / 2`. Value and slope match at `|e| = zone`, and the slope is 0 at 0.
+#[inline]
+pub(super) fn soft_correction(error: f32, zone: f32) -> f32 {
+    let m = error.abs();
+    if zone <= 0.0 {
+        error
+    } else if m >= zone {
+        (m - 0.5 * zone).copysign(error)
+    } else {
+        error * m / (2.0 * zone)
+    }
+}
+
+/// A free particle held by exactly two fixed-length constraints to particles that do not
+/// move in its phase: a knee between a hip and a pinned ankle, a spine particle between
+/// the root and a pinned head. Both constraints are met at once, exactly, by the point of
+/// their circle nearest the particle (a block Gauss-Seidel step): one step instead of the
+/// many slow passes two nearly opposite constraints take in turn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Hinge {
+    pub q: u16,
+    pub a: u16,
+    pub b: u16,
+    pub len_a: f32,
+    pub len_b: f32,
+}
+
+/// One step of a pass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Op {
+    Length(Constraint),
+    Hinge(Hinge),
+}
+
+/// Compiles constraints (in pass order) to steps, replacing constraint pairs that form a
+/// [`Hinge`] with it. `still[i]` tells that particle `i` never moves in this phase.
+pub(super) fn compile(constraints: &[Constraint], still: &[bool]) -> Vec<Op> {
+    let fixed_length = |c: &Constraint| c.min_len == c.max_len;
+    let other = |c: &Constraint, q: u16| if c.a == q { c.b } else { c.a };
+    let mut hinge_of = vec![usize::MAX; still.len()];
+    let mut hinges: Vec<Hinge> = Vec::new();
+    for q in 0..still.len() as u16 {
+        if still[q as usize] {
+            continue;
+        }
+        let touching: Vec<&Constraint> = constraints
+            .iter()
+            .filter(|c| c.a == q || c.b == q)
+            .collect();
+        let bones: Vec<&&Constraint> = touching.iter().filter(|c| fixed_length(c)).collect();
+        let all_anchored = touching.iter().all(|c| still[other(c, q) as usize]);
+        if bones.len() == 2 && all_anchored {
+            hinge_of[q as usize] = hinges.len();
+            hinges.push(Hinge {
+                q,
+                a: other(bones[0], q),
+                b: other(bones[1], q),
+                len_a: bones[0].max_len,
+                len_b: bones[1].max_len,
+            });
+        }
+    }
+    let mut emitted = vec![false; hinges.len()];
+    let mut ops = Vec::with_capacity(constraints.len());
+    for c in constraints {
+        let h = [c.a, c.b]
+            .iter()
+            .map(|&q| hinge_of[q as usize])
+            .find(|&h| h != usize::MAX);
+        match h {
+            Some(h) if fixed_length(c) => {
+                if !emitted[h] {
+                    emitted[h] = true;
+                    ops.push(Op::Hinge(hinges[h]));
+                }
+            }
+            _ => ops.push(Op::Length(*c)),
+        }
+    }
+    ops
+}
+
+/// One pass over `ops` in order. Returns the largest length error met beyond what the soft
+/// zone lets a constraint keep (half the zone), or the largest hinge step, so a caller can
+/// stop early.
+#[inline]
+pub(super) fn relax(p: &mut [Vec3A], ops: &[Op]) -> f32 {
+    let mut worst = 0.0f32;
+    for op in ops {
+        match op {
+            Op::Length(c) => worst = worst.max(correct(p, c)),
+            Op::Hinge(h) => {
+                let q = h.q as usize;
+                let at = hinge_point(p[h.a as usize], p[h.b as usize], h.len_a, h.len_b, p[q]);
+                worst = worst.max(at.distance(p[q]));
+                p[q] = at;
+            }
+        }
+    }
+    worst
+}
+
+#[inline]
+fn correct(p: &mut [Vec3A], c: &Constraint) -> f32 {
+    let (a, b) = (c.a as usize, c.b as usize);
+    let d = p[b] - p[a];
+    let len = d.length();
+    let error = if len > c.max_len {
+        len - c.max_len
+    } else if len < c.min_len {
+        len - c.min_len
+    } else {
+        return 0.0;
+    };
+    // Coincident particles give no direction to push along; other constraints or the
+    // reconstruction's projection separate them.
+    if len.is_nan() || len <= 1e-12 {
+        return 0.0;
+    }
+    let fix = soft_correction(error, c.soft);
+    let fix = fix + (fix.abs() * c.overshoot).min(c.overshoot_cap).copysign(fix);
+    let corr = d * (fix / len);
+    p[a] += corr * c.share_a;
+    p[b] -= corr * c.share_b;
+    error.abs() - 0.5 * c.soft
+}
+
+/// The point at `len_a` from `a` and `len_b` from `b` nearest `q`. Out of reach, the
+/// point on the segment that stretches both lengths by the same factor; too near, the
+/// point on their line that fits best.
+#[inline]
+fn hinge_point(a: Vec3A, b: Vec3A, len_a: f32, len_b: f32, q: Vec3A) -> Vec3A {
+    let d = b - a;
+    let dist = d.length();
+    if !dist.is_finite() || dist <= 1e-12 {
+        return a + (q - a).normalize_or_zero() * len_a;
+    }
+    let u = d / dist;
+    let total = len_a + len_b;
+    if dist >= total {
+        return if total > 0.0 {
+            a + d * (len_a / total)
+        } else {
+            a
+        };
+    }
+    if dist <= (len_a - len_b).abs() {
+        return if len_a >= len_b {
+            a + u * len_a
+        } else {
+            a - u * len_a
+        };
+    }
+    let along = (dist * dist + len_a * len_a - len_b * len_b) / (2.0 * dist);
+    let radius = (len_a * len_a - along * along).max(0.0).sqrt();
+    let centre = a + u * along;
+    let off = q - centre;
+    let side = (off - u * off.dot(u))
+        .try_normalize()
+        .unwrap_or_else(|| u.any_orthonormal_vector());
+    centre + side * radius
+}
+
+/// The minimal-twist rotation taking direction `from` to direction `to` (neither needs to
+/// be unit length). A zero or non-finite input gives the identity; opposite directions
+/// turn half way round a stable perpendicular axis.
+#[inline]
+pub(super) fn arc(from: Vec3A, to: Vec3A) -> Quat {
+    let mut ll = (from.length_squared() * to.length_squared()).sqrt();
+    let (mut from, mut to) = (from, to);
+    if !ll.is_finite() {
+        // Very long vectors overflow the product: bring them to unit length first.
+        from = unit(from);
+        to = unit(to);
+        ll = 1.0;
+    }
+    if ll.is_nan() || ll <= 1e-30 {
+        return Quat::IDENTITY;
+    }
+    let w = ll + from.dot(to);
+    if w < 1e-6 * ll {
+        let axis = unit(from).any_orthonormal_vector();
+        return Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0);
+    }
+    let c = from.cross(to);
+    let q = Quat::from_xyzw(c.x, c.y, c.z, w);
+    let len = q.length();
+    if len.is_finite() && len > 0.0 {
+        q / len
+    } else {
+        Quat::IDENTITY
+    }
+}
+
+/// `v` at unit length however long it is (dividing by its largest component first keeps
+/// the squared length finite); zero for a zero or non-finite vector.
+fn unit(v: Vec3A) -> Vec3A {
+    let m = v.abs().max_element();
+    if m > 0.0 && m.is_finite() {
+        (v / m).normalize_or_zero()
+    } else {
+        Vec3A::ZERO
+    }
+}
+
+/// The rotation taking the frame spanned by rest directions to the frame spanned by posed
+/// ones: the first direction maps exactly, the second into its plane. `None` when either
+/// pair is (nearly) parallel and so fixes no frame.
+pub(super) fn frame_of(first: Vec3A, second: Vec3A) -> Option<Quat> {
+    let x = first.try_normalize()?;
+    let z = x.cross(second).try_normalize()?;
+    let y = z.cross(x);
+    let m = glam::Mat3::from_cols(x.into(), y.into(), z.into());
+    let q = Quat::from_mat3(&m);
+    q.is_finite().then(|| q.normalize())
+}
+
+/// The twist part of `q` about unit `axis` (swing-twist decomposition).
+pub(super) fn twist_about(q: Quat, axis: Vec3A) -> Quat {
+    let v = Vec3A::new(q.x, q.y, q.z);
+    let p = axis * v.dot(axis);
+    let t = Quat::from_xyzw(p.x, p.y, p.z, q.w);
+    let len = t.length();
+    if len > 1e-12 && len.is_finite() {
+        t / len
+    } else {
+        Quat::IDENTITY
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn soft_correction_is_c1() {
+        let z = 0.1;
+        let h = 1e-4;
+        for e in [-0.3, -0.1, -0.05, 0.0, 0.02, 0.1, 0.25] {
+            let (lo, hi) = (soft_correction(e - h, z), soft_correction(e + h, z));
+            let slope = (hi - lo) / (2.0 * h);
+            let expected = (e.abs() / z).min(1.0);
+            assert!((slope - expected).abs() < 2e-2, "slope at {e}: {slope}");
+            assert!((hi - lo).abs() < 2.1 * h, "continuous at {e}");
+        }
+        assert_eq!(soft_correction(0.3, 0.0), 0.3);
+    }
+
+    #[test]
+    fn relax_restores_a_length_and_respects_shares() {
+        let mut p = vec![Vec3A::ZERO, Vec3A::new(2.0, 0.0, 0.0)];
+        let c = Constraint {
+            a: 0,
+            b: 1,
+            share_a: 0.0,
+            share_b: 1.0,
+            min_len: 1.0,
+            max_len: 1.0,
+            soft: 0.0,
+            overshoot: 0.0,
+            overshoot_cap: 0.0,
+        };
+        relax(&mut p, &[Op::Length(c)]);
+        assert_eq!(p[0], Vec3A::ZERO);
+        assert!((p[1].x - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_hinge_meets_both_lengths_on_the_side_of_the_particle() {
+        let (a, b) = (Vec3A::ZERO, Vec3A::new(0.0, -1.5, 0.0));
+        let q = Vec3A::new(0.0, -0.7, 0.3);
+        let k = hinge_point(a, b, 1.0, 1.0, q);
+        assert!((k.distance(a) - 1.0).abs() < 1e-5 && (k.distance(b) - 1.0).abs() < 1e-5);
+        assert!(k.z > 0.0);
+        let far = hinge_point(a, Vec3A::new(0.0, -4.0, 0.0), 1.0, 1.0, q);
+        assert!(far.distance(Vec3A::new(0.0, -2.0, 0.0)) < 1e-5);
+        assert!(hinge_point(a, a, 1.0, 1.0, a).is_finite());
+    }
+
+    #[test]
+    fn arc_handles_degenerate_directions() {
+        assert_eq!(arc(Vec3A::ZERO, Vec3A::X), Quat::IDENTITY);
+        let q = arc(Vec3A::X, -Vec3A::X);
+        assert!((q * Vec3A::X).abs_diff_eq(-Vec3A::X, 1e-5));
+        let q = arc(Vec3A::X * 1e20, Vec3A::Y * 1e20);
+        assert!((q * Vec3A::X).abs_diff_eq(Vec3A::Y, 1e-5));
+        let q = arc(Vec3A::new(1.0, 2.0, 3.0), Vec3A::new(-2.0, 0.5, 1.0));
+        let to = (q * Vec3A::new(1.0, 2.0, 3.0)).normalize();
+        assert!(to.abs_diff_eq(Vec3A::new(-2.0, 0.5, 1.0).normalize(), 1e-5));
+    }
+}

@@ -1,0 +1,148 @@
+//! Per-frame goal preparation (paper 4.3.1): the forward-kinematic root, and every 6-DOF
+//! body goal turned into a 3-DOF goal at its joint (delegated goals at their spine
+//! parent's joint), blended from the root-relative rest pose by the goal weights.
+
+use super::plan::Plan;
+use super::setup::Rig;
+use crate::runtime::eval::Goals;
+use glam::{Quat, Vec3A};
+
+/// The root's pose and the root-relative rest transform it defines: every other body
+/// starts where the rest pose puts it when the root is moved here (the preconditioner).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct RootPose {
+    pub position: Vec3A,
+    pub rotation: Quat,
+    /// Posed rotation times inverse rest rotation.
+    pub delta: Quat,
+    pub rest_centre: Vec3A,
+}
+
+impl RootPose {
+    /// The root's goal blended from its rest pose by the goal weights, or its rest pose.
+    pub fn new(rig: &Rig, goals: &Goals) -> RootPose {
+        let r = rig.root as usize;
+        let mut position = rig.centre[r];
+        let mut rotation = rig.rotation[r];
+        if let Some((p, w)) = goals.position(r) {
+            position = position.lerp(p.into(), w);
+        }
+        if let Some((q, w)) = goals.rotation(r) {
+            rotation = if w >= 1.0 { q } else { rotation.slerp(q, w) }.normalize();
+        }
+        RootPose {
+            position,
+            rotation,
+            delta: (rotation * rig.inv_rotation[r]).normalize(),
+            rest_centre: rig.centre[r],
+        }
+    }
+
+    /// A rest-pose point carried along with the root.
+    #[inline]
+    pub fn point(&self, rest: Vec3A) -> Vec3A {
+        self.position + self.delta * (rest - self.rest_centre)
+    }
+}
+
+/// This frame's goals per target body, indexed by body. Only the plan's targets are
+/// written; weights are 0 elsewhere.
+#[derive(Clone, Debug, Default)]
+pub(super) struct FrameGoals {
+    /// Where the target's joint should go, blended from its root-relative rest position.
+    pub joint: Vec<Vec3A>,
+    /// Where its centre should go, blended the same way.
+    pub centre: Vec<Vec3A>,
+    pub position_weight: Vec<f32>,
+    /// The (averaged) rotation goal and its weight.
+    pub rotation: Vec<Quat>,
+    pub rotation_weight: Vec<f32>,
+    /// The rotation that carried the centre goal to the joint: the rotation goal blended
+    /// into the root-relative rest rotation. A goal body with no IK below it ends with it.
+    pub rotation_used: Vec<Quat>,
+    joint_sum: Vec<Vec3A>,
+    centre_sum: Vec<Vec3A>,
+    rotation_sum: Vec<Quat>,
+}
+
+impl FrameGoals {
+    pub fn prepare(&mut self, plan: &Plan, rig: &Rig, goals: &Goals, root: &RootPose) {
+        let n = rig.len();
+        if self.joint.len() != n {
+            *self = FrameGoals {
+                joint: vec![Vec3A::ZERO; n],
+                centre: vec![Vec3A::ZERO; n],
+                position_weight: vec![0.0; n],
+                rotation: vec![Quat::IDENTITY; n],
+                rotation_weight: vec![0.0; n],
+                rotation_used: vec![Quat::IDENTITY; n],
+                joint_sum: vec![Vec3A::ZERO; n],
+                centre_sum: vec![Vec3A::ZERO; n],
+                rotation_sum: vec![Quat::IDENTITY; n],
+            };
+        }
+        // Only this plan's targets are written, and the plan reads only them (stale values
+        // of another goal mask's targets are never looked at).
+        for &t in &plan.targets {
+            let t = t as usize;
+            self.position_weight[t] = 0.0;
+            self.rotation_weight[t] = 0.0;
+            self.joint_sum[t] = Vec3A::ZERO;
+            self.centre_sum[t] = Vec3A::ZERO;
+            self.rotation_sum[t] = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+        }
+        // Rotations first: they carry the position goals to the joints.
+        for s in plan.sources.iter().filter(|s| s.rotation) {
+            let (b, t) = (s.body as usize, s.target as usize);
+            let Some((q, w)) = goals.rotation(b) else {
+                continue;
+            };
+            let q = q * s.source_to_target;
+            let sum = self.rotation_sum[t];
+            let q = if sum.dot(q) < 0.0 { -q } else { q };
+            self.rotation_sum[t] = sum + q * w;
+            self.rotation_weight[t] += w;
+        }
+        for &t in &plan.targets {
+            let t = t as usize;
+            let rest = (root.delta * rig.rotation[t]).normalize();
+            let w = self.rotation_weight[t].min(1.0);
+            let len = self.rotation_sum[t].length();
+            if w > 0.0 && len > 1e-12 && len.is_finite() {
+                let goal = self.rotation_sum[t] / len;
+                self.rotation[t] = goal;
+                self.rotation_weight[t] = w;
+                self.rotation_used[t] = if w >= 1.0 {
+                    goal
+                } else {
+                    rest.slerp(goal, w).normalize()
+                };
+            } else {
+                self.rotation_weight[t] = 0.0;
+                self.rotation_used[t] = rest;
+            }
+        }
+        for s in plan.sources.iter().filter(|s| s.position) {
+            let (b, t) = (s.body as usize, s.target as usize);
+            let Some((c, w)) = goals.position(b) else {
+                continue;
+            };
+            let c = Vec3A::from(c);
+            self.joint_sum[t] += (c - self.rotation_used[t] * s.centre_in_target) * w;
+            self.centre_sum[t] += c * w;
+            self.position_weight[t] += w;
+        }
+        for &t in &plan.targets {
+            let t = t as usize;
+            let total = self.position_weight[t];
+            if total > 0.0 {
+                let w = total.min(1.0);
+                let rest_joint = root.point(rig.pivot[t]);
+                let rest_centre = root.point(rig.centre[t]);
+                self.joint[t] = rest_joint.lerp(self.joint_sum[t] / total, w);
+                self.centre[t] = rest_centre.lerp(self.centre_sum[t] / total, w);
+                self.position_weight[t] = w;
+            }
+        }
+    }
+}

@@ -1,0 +1,480 @@
+//! The limb phase (paper 4.3.3): particles at every limb joint, a constraint per limb body,
+//! cross-constraints between sibling IK children, the aim preconditioner and the iteration.
+//! The posed spine is fixed here; reconstruction is in `reconstruct.rs`.
+
+use super::constraint::{Constraint, Op, arc, compile, frame_of, relax};
+use super::goals::FrameGoals;
+use super::plan::Topology;
+use super::setup::NONE;
+use super::tuning::{LimbTuning, shares};
+use crate::runtime::pose::BodyPose;
+use glam::{Quat, Vec3A};
+
+/// Marks "no particle".
+pub(super) const NO_PARTICLE: u16 = u16::MAX;
+
+/// A limb: the IK sub-tree under one non-spine child of a spine body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Limb {
+    pub spine_body: u32,
+    /// Particle range; `first` sits on the spine attachment and never moves.
+    pub first: u16,
+    pub end: u16,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct LimbParticle {
+    /// The body whose pivot the particle stands for (siblings sharing a pivot share it).
+    pub body: u32,
+    /// The body whose joint goal pins it, or `NONE`.
+    pub goal_body: u32,
+    pub parent: u16,
+    pub limb: u16,
+    pub rest_len: f32,
+    /// Rest direction from the parent particle, for the rare zero-length fallback.
+    pub rest_axis: Vec3A,
+    /// The rest pivot seen from the limb's spine body's rest centre.
+    pub from_spine: Vec3A,
+    /// One past the last particle of its sub-tree (particles are in depth-first order).
+    pub subtree_end: u16,
+}
+
+/// One step of the aim preconditioner: rotate and scale particles `first..end` about
+/// `pivot` so the weighted average of their goal particles lands on its goal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct AimStep {
+    pub pivot: u16,
+    /// The pivot has a goal of its own: put it there first.
+    pub pin_pivot: bool,
+    pub first: u16,
+    pub end: u16,
+    /// Range into [`LimbPlan::pinned`].
+    pub goals: (u16, u16),
+}
+
+/// How a limb body's rotation is rebuilt.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum BodyKind {
+    /// No IK child, and its joint sits on the spine: it turns to aim its centre at the goal.
+    AimAtGoal,
+    /// No IK child, with a position goal: the rotation that carried that goal to the joint.
+    Goal,
+    /// No IK child and only a rotation goal: follows its parent, then the goal by weight.
+    Follow,
+    /// One IK child particle: minimal twist from the parent-relative rest axis.
+    Axis { child: u16, rest_axis: Vec3A },
+    /// Several IK child particles fix the frame: the first two constraint axes.
+    Frame {
+        first: u16,
+        second: u16,
+        rest_axis: Vec3A,
+        rest_frame_inverse: Quat,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct LimbBody {
+    pub body: u32,
+    pub parent: u32,
+    pub particle: u16,
+    pub kind: BodyKind,
+    /// The body is the target of a rotation goal.
+    pub rotation_goal: bool,
+}
+
+/// A limb goal as the spine phase sees it: one constraint from the spine to the goal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct SimplifiedLimb {
+    pub spine_body: u32,
+    pub goal_body: u32,
+    pub rest_chord: f32,
+    /// The farthest the limb reaches from the spine body's pivot.
+    pub reach: f32,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(super) struct LimbPlan {
+    pub limbs: Vec<Limb>,
+    pub particles: Vec<LimbParticle>,
+    /// Leaves inward.
+    pub constraints: Vec<Constraint>,
+    /// What a pass runs: the constraints with hinges merged.
+    pub ops: Vec<Op>,
+    pub aims: Vec<AimStep>,
+    /// Pinned particles, ascending.
+    pub pinned: Vec<u16>,
+    /// Reconstruction order: parents first.
+    pub bodies: Vec<LimbBody>,
+    pub simplified: Vec<SimplifiedLimb>,
+    /// Projection limits per particle (relative), fixed by the tuning.
+    pub min_stretch: f32,
+    pub max_stretch: f32,
+    pub tolerance: f32,
+}
+
+/// Building state: per particle the bodies it stands for and their child particles.
+struct Builder<'a, 't> {
+    topo: &'a Topology<'t>,
+    plan: LimbPlan,
+    /// Per particle: (body, child particles) for each body sharing it.
+    members: Vec<Vec<(u32, Vec<u16>)>>,
+}
+
+impl LimbPlan {
+    pub fn build(topo: &Topology) -> LimbPlan {
+        let t = &topo.tuning.limb;
+        let mut b = Builder {
+            topo,
+            plan: LimbPlan {
+                min_stretch: t.min_stretch.min(1.0),
+                max_stretch: t.max_stretch.max(1.0),
+                tolerance: topo.tuning.tolerance * topo.rig.size,
+                ..LimbPlan::default()
+            },
+            members: Vec::new(),
+        };
+        let rig = topo.rig;
+        let mut ranges = Vec::new();
+        for &s in topo.creature.order() {
+            if !rig.spine[s] || !topo.has_ik[s] {
+                continue;
+            }
+            for &c in topo.creature.children(s) {
+                if rig.spine[c] || !topo.has_ik[c] || topo.delegating[c] {
+                    continue;
+                }
+                let first = b.plan.particles.len() as u16;
+                let limb = b.plan.limbs.len() as u16;
+                let constraints_from = b.plan.constraints.len();
+                b.visit(&[c as u32], NO_PARTICLE, limb, s);
+                let end = b.plan.particles.len() as u16;
+                b.plan.limbs.push(Limb {
+                    spine_body: s as u32,
+                    first,
+                    end,
+                });
+                b.finish_limb(first, end, s, t);
+                ranges.push(constraints_from..b.plan.constraints.len());
+            }
+        }
+        // Limbs share no particle, so interleaving their constraints changes no result;
+        // it lets the processor overlap the limbs' dependency chains within a pass.
+        let per_limb: Vec<Vec<Constraint>> = ranges
+            .iter()
+            .map(|r| b.plan.constraints[r.clone()].to_vec())
+            .collect();
+        b.plan.constraints.clear();
+        let longest = per_limb.iter().map(Vec::len).max().unwrap_or(0);
+        for k in 0..longest {
+            b.plan
+                .constraints
+                .extend(per_limb.iter().filter_map(|c| c.get(k).copied()));
+        }
+        let still: Vec<bool> = b
+            .plan
+            .particles
+            .iter()
+            .enumerate()
+            .map(|(q, p)| p.parent == NO_PARTICLE || p.goal_body != NONE || q >= u16::MAX as usize)
+            .collect();
+        b.plan.ops = compile(&b.plan.constraints, &still);
+        b.plan
+    }
+}
+
+impl Builder<'_, '_> {
+    fn coincide(&self, a: u32, b: u32) -> bool {
+        let rig = self.topo.rig;
+        rig.pivot[a as usize].distance(rig.pivot[b as usize]) <= 1e-5 * rig.size
+    }
+
+    /// Depth-first: allocates a particle for `bodies` (siblings sharing a pivot), then
+    /// one per group of coincident IK children of each.
+    fn visit(&mut self, bodies: &[u32], parent: u16, limb: u16, spine_body: usize) -> u16 {
+        let topo = self.topo;
+        let rig = topo.rig;
+        let idx = self.plan.particles.len() as u16;
+        let body = bodies[0];
+        let goal_body = if parent == NO_PARTICLE {
+            NONE // the attachment never moves
+        } else {
+            bodies
+                .iter()
+                .copied()
+                .find(|&b| topo.position_target[b as usize])
+                .unwrap_or(NONE)
+        };
+        let (rest_len, rest_axis) = if parent == NO_PARTICLE {
+            (0.0, Vec3A::ZERO)
+        } else {
+            let from = rig.pivot[self.plan.particles[parent as usize].body as usize];
+            let axis = rig.pivot[body as usize] - from;
+            (axis.length(), axis)
+        };
+        self.plan.particles.push(LimbParticle {
+            body,
+            goal_body,
+            parent,
+            limb,
+            rest_len,
+            rest_axis,
+            from_spine: rig.pivot[body as usize] - rig.centre[spine_body],
+            subtree_end: idx + 1,
+        });
+        self.members.push(Vec::new());
+        for &member in bodies {
+            let mut groups: Vec<Vec<u32>> = Vec::new();
+            for &c in topo.creature.children(member as usize) {
+                if !topo.has_ik[c] {
+                    continue;
+                }
+                let c = c as u32;
+                match groups.iter_mut().find(|g| self.coincide(g[0], c)) {
+                    Some(g) => g.push(c),
+                    None => groups.push(vec![c]),
+                }
+            }
+            let children: Vec<u16> = groups
+                .iter()
+                .map(|g| self.visit(g, idx, limb, spine_body))
+                .collect();
+            self.members[idx as usize].push((member, children));
+        }
+        self.plan.particles[idx as usize].subtree_end = self.plan.particles.len() as u16;
+        idx
+    }
+
+    fn immovable(&self, q: u16, first: u16) -> bool {
+        q == first || self.plan.particles[q as usize].goal_body != NONE
+    }
+
+    fn finish_limb(&mut self, first: u16, end: u16, spine_body: usize, t: &LimbTuning) {
+        let rig = self.topo.rig;
+        // Constraints, leaves inward: a node's constraints after all of its descendants'.
+        for q in (first..end).rev() {
+            for (_, children) in self.members[q as usize].clone() {
+                if children.len() >= 2 {
+                    let closing = children.len() >= 3;
+                    let pairs = children.len() - usize::from(!closing);
+                    for k in 0..pairs {
+                        let (a, b) = (children[k], children[(k + 1) % children.len()]);
+                        self.push_constraint(a, b, first, t, (1.0, 1.0));
+                    }
+                }
+                for &c in &children {
+                    self.push_constraint(q, c, first, t, (t.rootward_mass, t.leafward_mass));
+                }
+            }
+        }
+        for q in first..end {
+            if self.plan.particles[q as usize].goal_body != NONE {
+                self.plan.pinned.push(q);
+            }
+        }
+        // Aim steps, outward: the whole limb about its attachment, then each sub-branch
+        // about its own first particle, and whatever hangs below a pinned joint about it.
+        self.push_aim(first, false);
+        for q in first + 1..end {
+            let p = self.plan.particles[q as usize];
+            let parent_branches = self.members[p.parent as usize]
+                .iter()
+                .map(|(_, c)| c.len())
+                .sum::<usize>()
+                >= 2;
+            let pinned = p.goal_body != NONE;
+            if parent_branches || pinned {
+                self.push_aim(q, pinned);
+            }
+        }
+        // Bodies to rebuild, parents first (depth-first order is parents first).
+        for q in first..end {
+            for (body, children) in self.members[q as usize].clone() {
+                let kind = self.body_kind(body, q, first, &children);
+                self.plan.bodies.push(LimbBody {
+                    body,
+                    parent: rig.parent[body as usize],
+                    particle: q,
+                    kind,
+                    rotation_goal: self.topo.rotation_target[body as usize],
+                });
+            }
+        }
+        // What the spine phase sees of this limb: one constraint per goal.
+        let attach = rig.pivot[self.plan.particles[first as usize].body as usize];
+        let spine_pivot = rig.pivot[spine_body];
+        for q in first + 1..end {
+            let p = self.plan.particles[q as usize];
+            if p.goal_body == NONE {
+                continue;
+            }
+            let mut path = 0.0;
+            let mut at = q;
+            while at != first && at != NO_PARTICLE {
+                let pa = self.plan.particles[at as usize];
+                path += pa.rest_len;
+                at = pa.parent;
+            }
+            self.plan.simplified.push(SimplifiedLimb {
+                spine_body: spine_body as u32,
+                goal_body: p.goal_body,
+                rest_chord: spine_pivot.distance(rig.pivot[p.body as usize]),
+                reach: spine_pivot.distance(attach) + path,
+            });
+        }
+    }
+
+    fn push_constraint(&mut self, a: u16, b: u16, first: u16, t: &LimbTuning, masses: (f32, f32)) {
+        let (fixed_a, fixed_b) = (self.immovable(a, first), self.immovable(b, first));
+        if fixed_a && fixed_b {
+            return;
+        }
+        let (share_a, share_b) = match (fixed_a, fixed_b) {
+            (true, _) => (0.0, 1.0),
+            (_, true) => (1.0, 0.0),
+            _ => shares(masses.0, masses.1),
+        };
+        let rig = self.topo.rig;
+        let pa = rig.pivot[self.plan.particles[a as usize].body as usize];
+        let pb = rig.pivot[self.plan.particles[b as usize].body as usize];
+        let rest = pa.distance(pb);
+        self.plan.constraints.push(Constraint {
+            a,
+            b,
+            share_a,
+            share_b,
+            min_len: rest,
+            max_len: rest,
+            soft: t.soft_zone * rest,
+            overshoot: t.over_relaxation.clamp(1.0, 1.95) - 1.0,
+            overshoot_cap: 0.25 * rest,
+        });
+    }
+
+    fn push_aim(&mut self, pivot: u16, pin_pivot: bool) {
+        let p = self.plan.particles[pivot as usize];
+        let (first, end) = (pivot + 1, p.subtree_end);
+        let lo = self.plan.pinned.partition_point(|&g| g < first);
+        let hi = self.plan.pinned.partition_point(|&g| g < end);
+        if first < end && lo < hi {
+            self.plan.aims.push(AimStep {
+                pivot,
+                pin_pivot,
+                first,
+                end,
+                goals: (lo as u16, hi as u16),
+            });
+        }
+    }
+
+    fn body_kind(&self, body: u32, q: u16, first: u16, children: &[u16]) -> BodyKind {
+        let rig = self.topo.rig;
+        let axis_to = |c: u16| {
+            rig.pivot[self.plan.particles[c as usize].body as usize] - rig.pivot[body as usize]
+        };
+        match children {
+            [] if self.topo.position_target[body as usize] && q == first => BodyKind::AimAtGoal,
+            [] if self.topo.position_target[body as usize] => BodyKind::Goal,
+            [] => BodyKind::Follow,
+            [c] => BodyKind::Axis {
+                child: *c,
+                rest_axis: axis_to(*c),
+            },
+            [c1, c2, ..] => match frame_of(axis_to(*c1), axis_to(*c2)) {
+                Some(f) => BodyKind::Frame {
+                    first: *c1,
+                    second: *c2,
+                    rest_axis: axis_to(*c1),
+                    rest_frame_inverse: f.conjugate(),
+                },
+                None => BodyKind::Axis {
+                    child: *c1,
+                    rest_axis: axis_to(*c1),
+                },
+            },
+        }
+    }
+}
+
+/// Places every limb particle rigidly with its posed spine body, runs the aim
+/// preconditioner, pins the goals and iterates. Returns the passes run.
+pub(super) fn solve_limbs(
+    plan: &LimbPlan,
+    tuning: &LimbTuning,
+    goals: &FrameGoals,
+    pose: &[BodyPose],
+    delta: &[Quat],
+    p: &mut Vec<Vec3A>,
+) -> u32 {
+    p.clear();
+    for limb in &plan.limbs {
+        let s = limb.spine_body as usize;
+        let d = delta[s];
+        let at = Vec3A::from(pose[s].position);
+        p.extend(
+            plan.particles[limb.first as usize..limb.end as usize]
+                .iter()
+                .map(|q| at + d * q.from_spine),
+        );
+    }
+    for step in &plan.aims {
+        aim(plan, step, goals, p, tuning.aim_max_widen);
+    }
+    for &q in &plan.pinned {
+        p[q as usize] = goals.joint[plan.particles[q as usize].goal_body as usize];
+    }
+    let mut passes = 0;
+    for _ in 0..tuning.iterations {
+        passes += 1;
+        if relax(p, &plan.ops) <= plan.tolerance {
+            break;
+        }
+    }
+    passes
+}
+
+/// The aim preconditioner: a minimal-twist rotation and a scale along the goal direction
+/// about the pivot, so the goal particles' weighted average lands on their goals' — the
+/// limb keeps its rest shape while reaching, and rotation is favoured at the shoulder.
+fn aim(plan: &LimbPlan, step: &AimStep, goals: &FrameGoals, p: &mut [Vec3A], max_widen: f32) {
+    let pivot = step.pivot as usize;
+    if step.pin_pivot {
+        p[pivot] = goals.joint[plan.particles[pivot].goal_body as usize];
+    }
+    let c = p[pivot];
+    let (mut now, mut goal, mut total) = (Vec3A::ZERO, Vec3A::ZERO, 0.0);
+    for &g in &plan.pinned[step.goals.0 as usize..step.goals.1 as usize] {
+        let body = plan.particles[g as usize].goal_body as usize;
+        let w = goals.position_weight[body];
+        now += p[g as usize] * w;
+        goal += goals.joint[body] * w;
+        total += w;
+    }
+    if total.is_nan() || total <= 0.0 {
+        return;
+    }
+    let (from, to) = (now / total - c, goal / total - c);
+    let (from_len, to_len) = (from.length(), to.length());
+    if !from_len.is_finite() || from_len <= 1e-9 || !to_len.is_finite() {
+        return;
+    }
+    let turn = arc(from, to);
+    let axis = if to_len > 1e-9 {
+        to / to_len
+    } else {
+        from / from_len
+    };
+    let scale = to_len / from_len;
+    // Squashing a limb along the goal direction keeps its joints' sideways offsets, which
+    // for a nearly straight limb leaves it in a line it cannot bend out of; widen them as
+    // much as the squash shortens, up to `max_widen`.
+    let widen = if scale < 1.0 && max_widen > 1.0 {
+        (1.0 / scale.max(1e-6)).sqrt().min(max_widen)
+    } else {
+        1.0
+    };
+    for x in &mut p[step.first as usize..step.end as usize] {
+        let y = turn * (*x - c);
+        let along = axis * y.dot(axis);
+        *x = c + along * scale + (y - along) * widen;
+    }
+}

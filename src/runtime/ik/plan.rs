@@ -1,0 +1,177 @@
+//! The solver's plan for one goal mask (which bodies have position and rotation goals):
+//! the sub-tree that has IK, delegation, both phases' particles and constraints, the spine
+//! splines and the reconstruction order. Built the first time a mask is seen and cached,
+//! so a frame only does arithmetic.
+
+use super::limb::LimbPlan;
+use super::reconstruct::Follower;
+use super::setup::{NONE, Rig};
+use super::spine::SpinePlan;
+use super::tuning::IkTuning;
+use crate::runtime::creature::Creature;
+use crate::runtime::eval::Goals;
+use glam::{Quat, Vec3A};
+
+/// Bits per body in a goal mask: position goal, rotation goal.
+const BITS: usize = 2;
+
+/// Writes the goal mask of `goals` into `key` (reusing its storage). The root is left out:
+/// its goals move it but never change the plan.
+pub(super) fn goal_key(rig: &Rig, goals: &Goals, key: &mut Vec<u64>) {
+    let n = rig.len().min(goals.len());
+    key.clear();
+    key.resize((rig.len() * BITS).div_ceil(64).max(1), 0);
+    for b in 0..n {
+        if b == rig.root as usize {
+            continue;
+        }
+        let bits =
+            u64::from(goals.position(b).is_some()) | u64::from(goals.rotation(b).is_some()) << 1;
+        let at = b * BITS;
+        key[at / 64] |= bits << (at % 64);
+    }
+}
+
+fn key_bit(key: &[u64], b: usize, bit: usize) -> bool {
+    let at = b * BITS + bit;
+    key[at / 64] >> (at % 64) & 1 == 1
+}
+
+/// A goal as the solver applies it: the body that has it and the body whose joint it
+/// becomes a goal for (itself, or its spine parent when delegated).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct GoalSource {
+    pub body: u32,
+    pub target: u32,
+    pub position: bool,
+    pub rotation: bool,
+    /// The source's rest centre seen from the target's rest pivot, in the target's rest
+    /// frame: the target's joint goal is `centre goal - target rotation * this`.
+    pub centre_in_target: Vec3A,
+    /// Turns a rotation goal for the source into one for the target.
+    pub source_to_target: Quat,
+}
+
+/// What one goal mask compiles to.
+#[derive(Clone, Debug)]
+pub(super) struct Plan {
+    pub key: Vec<u64>,
+    pub has_ik: Vec<bool>,
+    pub sources: Vec<GoalSource>,
+    /// Distinct targets of `sources`.
+    pub targets: Vec<u32>,
+    pub spine: SpinePlan,
+    pub limbs: LimbPlan,
+    /// Bodies posed rigidly with their parent, parents first: those without IK (jiggles
+    /// move them next) and those that delegated their goal.
+    pub followers: Vec<Follower>,
+    pub last_used: u64,
+}
+
+/// The goal-dependent facts every part of the plan needs.
+pub(super) struct Topology<'a> {
+    pub creature: &'a Creature,
+    pub rig: &'a Rig,
+    pub tuning: &'a IkTuning,
+    pub has_ik: Vec<bool>,
+    pub delegating: Vec<bool>,
+    /// The body is the target of a position goal (its own or a delegated one).
+    pub position_target: Vec<bool>,
+    /// The body is the target of a rotation goal.
+    pub rotation_target: Vec<bool>,
+}
+
+impl Plan {
+    pub fn build(creature: &Creature, rig: &Rig, tuning: &IkTuning, key: &[u64]) -> Plan {
+        let n = rig.len();
+        let root = rig.root as usize;
+        let has_position = |b: usize| b != root && key_bit(key, b, 0);
+        let has_rotation = |b: usize| b != root && key_bit(key, b, 1);
+        // Only a position goal moves a body's joint, so only it is worth bending the spine
+        // for; a mouth or eye with a rotation goal alone turns by itself.
+        let delegating: Vec<bool> = (0..n)
+            .map(|b| rig.delegates[b] && has_position(b))
+            .collect();
+        let target = |b: usize| {
+            if delegating[b] {
+                rig.parent[b] as usize
+            } else {
+                b
+            }
+        };
+
+        let mut has_ik = vec![false; n];
+        for &b in creature.order().iter().rev() {
+            if has_position(b) || has_rotation(b) {
+                has_ik[b] = true;
+            }
+            if has_ik[b]
+                && let Some(p) = rig.parent_of(b)
+            {
+                has_ik[p] = true;
+            }
+        }
+        has_ik[root] = true;
+
+        let mut sources = Vec::new();
+        let mut targets = Vec::new();
+        let mut position_target = vec![false; n];
+        let mut rotation_target = vec![false; n];
+        for &b in creature.order() {
+            if !(has_position(b) || has_rotation(b)) {
+                continue;
+            }
+            let t = target(b);
+            let rest_in_target = rig.inv_rotation[t] * (rig.centre[b] - rig.pivot[t]);
+            sources.push(GoalSource {
+                body: b as u32,
+                target: t as u32,
+                position: has_position(b),
+                rotation: has_rotation(b),
+                centre_in_target: rest_in_target,
+                source_to_target: (rig.inv_rotation[b] * rig.rotation[t]).normalize(),
+            });
+            if !targets.contains(&(t as u32)) {
+                targets.push(t as u32);
+            }
+            position_target[t] |= has_position(b);
+            rotation_target[t] |= has_rotation(b);
+        }
+
+        let topo = Topology {
+            creature,
+            rig,
+            tuning,
+            has_ik,
+            delegating,
+            position_target,
+            rotation_target,
+        };
+        let limbs = LimbPlan::build(&topo);
+        let spine = SpinePlan::build(&topo, &limbs.simplified);
+        let followers = creature
+            .order()
+            .iter()
+            .filter(|&&b| b != root && (!topo.has_ik[b] || topo.delegating[b]))
+            .filter(|&&b| rig.parent[b] != NONE)
+            .map(|&b| {
+                let parent = rig.parent[b];
+                Follower {
+                    body: b as u32,
+                    parent,
+                    offset: rig.centre[b] - rig.centre[parent as usize],
+                }
+            })
+            .collect();
+        Plan {
+            key: key.to_vec(),
+            has_ik: topo.has_ik,
+            sources,
+            targets,
+            spine,
+            limbs,
+            followers,
+            last_used: 0,
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! Body poses from solved particles: the spine outward (projection to the allowed stretch,
+//! minimal-twist rotations from rest and posed tangents, interior bodies by frame
+//! transport), then the limbs (projection, minimal twist or two-axis frames), then the
+//! bodies without IK, which follow their parent rigidly.
+
+use super::constraint::{arc, frame_of, twist_about};
+use super::goals::{FrameGoals, RootPose};
+use super::limb::{BodyKind, LimbPlan};
+use super::setup::Rig;
+use super::spine::{SpinePlan, tangents};
+use super::spline::Hermite;
+use crate::runtime::pose::BodyPose;
+use glam::{Quat, Vec3A};
+
+/// Scratch reused across frames.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Scratch {
+    /// Per body, posed rotation times inverse rest rotation: what its children follow.
+    pub delta: Vec<Quat>,
+    pub tangent: Vec<Vec3A>,
+    pub frames: Vec<Quat>,
+    pub frame_tangents: Vec<Vec3A>,
+}
+
+#[inline]
+fn pose(joint: Vec3A, rotation: Quat, rig: &Rig, b: usize, delta: &mut [Quat]) -> BodyPose {
+    delta[b] = rotation * rig.inv_rotation[b];
+    BodyPose {
+        position: (joint + rotation * rig.centre_from_pivot[b]).into(),
+        rotation,
+    }
+}
+
+/// Moves `p` along the direction from `from` so its distance lies in `[lo, hi]`; a
+/// particle on top of `from` goes along `fallback` instead.
+#[inline]
+fn project(from: Vec3A, p: Vec3A, lo: f32, hi: f32, fallback: Vec3A) -> Vec3A {
+    let d = p - from;
+    let len = d.length();
+    if len >= lo && len <= hi {
+        p
+    } else if len > 1e-12 && len.is_finite() {
+        from + d * (len.clamp(lo, hi) / len)
+    } else {
+        from + fallback.normalize_or_zero() * lo
+    }
+}
+
+/// Rebuilds the root and every spine body with IK.
+pub(super) fn spine_poses(
+    plan: &SpinePlan,
+    rig: &Rig,
+    goals: &FrameGoals,
+    root: &RootPose,
+    p: &mut [Vec3A],
+    scratch: &mut Scratch,
+    out: &mut [BodyPose],
+) {
+    scratch.delta.resize(rig.len(), Quat::IDENTITY);
+    out[rig.root as usize] = BodyPose {
+        position: root.position.into(),
+        rotation: root.rotation,
+    };
+    scratch.delta[rig.root as usize] = root.delta;
+    let count = plan.particles.len();
+    for i in 1..count {
+        let q = plan.particles[i];
+        if q.fixed {
+            continue;
+        }
+        let r = p[q.rootward as usize];
+        let fallback = root.delta
+            * (rig.pivot[q.body as usize]
+                - rig.pivot[plan.particles[q.rootward as usize].body as usize]);
+        p[i] = project(
+            r,
+            p[i],
+            plan.min_stretch * q.rest_len,
+            plan.max_stretch * q.rest_len,
+            fallback,
+        );
+    }
+    scratch.tangent.resize(count, Vec3A::ZERO);
+    tangents(plan, p, root.delta, &mut scratch.tangent);
+    for (i, q) in plan.particles.iter().enumerate().skip(1) {
+        let b = q.body as usize;
+        let rotation = if q.end_goal {
+            goals.rotation_used[b]
+        } else {
+            let rest = root.delta * plan.rest_tangent[i];
+            let r = arc(rest, scratch.tangent[i]) * root.delta * rig.rotation[b];
+            if q.rotation_goal {
+                blend(r, goals.rotation[b], goals.rotation_weight[b])
+            } else {
+                r
+            }
+        };
+        out[b] = pose(p[i], rotation, rig, b, &mut scratch.delta);
+    }
+    for seg in &plan.segments {
+        let ends = (
+            plan.particles[seg.a as usize].body,
+            plan.particles[seg.b as usize].body,
+        );
+        segment_poses(seg, ends, rig, p, scratch, out);
+    }
+}
+
+/// Rebuilds the spine bodies inside one segment by transporting a frame along the posed
+/// spline, spreading any twist between its end bodies evenly along it.
+fn segment_poses(
+    seg: &super::spine::Segment,
+    (body_a, body_b): (u32, u32),
+    rig: &Rig,
+    p: &[Vec3A],
+    scratch: &mut Scratch,
+    out: &mut [BodyPose],
+) {
+    let rec = &seg.record;
+    let qa = out[body_a as usize].rotation;
+    let qb = out[body_b as usize].rotation;
+    let chord = p[seg.a as usize].distance(p[seg.b as usize]);
+    let s = if rec.rest_chord > 1e-9 {
+        chord / rec.rest_chord
+    } else {
+        1.0
+    };
+    let h = Hermite {
+        p0: p[seg.a as usize],
+        v0: qa * rec.v0_local * s,
+        a0: qa * rec.a0_local * s,
+        a1: qb * rec.a1_local * s,
+        v1: qb * rec.v1_local * s,
+        p1: p[seg.b as usize],
+    };
+    scratch.frames.clear();
+    scratch.frame_tangents.clear();
+    let mut frame = qa;
+    let mut tangent = h.v0;
+    for body in &rec.interior {
+        let next = h.eval(&body.basis_derivative);
+        frame = arc(tangent, next) * frame;
+        tangent = next;
+        scratch.frames.push(frame);
+        scratch.frame_tangents.push(next);
+    }
+    let end_frame = arc(tangent, h.v1) * frame;
+    let expected = qb * rec.end_in_frame.conjugate();
+    let axis = h.v1.normalize_or_zero();
+    let mut twist = twist_about(expected * end_frame.conjugate(), axis);
+    if twist.w < 0.0 {
+        twist = -twist;
+    }
+    let sin_half = Vec3A::new(twist.x, twist.y, twist.z).dot(axis);
+    for (k, body) in rec.interior.iter().enumerate() {
+        // A fraction t of the end twist about this body's own tangent (normalized lerp
+        // of the half-angle: exact at the ends, close enough between).
+        let t = body.t;
+        let dir = scratch.frame_tangents[k].normalize_or_zero();
+        let part = dir * (t * sin_half);
+        let q = Quat::from_xyzw(part.x, part.y, part.z, 1.0 - t + t * twist.w);
+        let q = q.try_normalize_quat();
+        let frame = q * scratch.frames[k];
+        let on_curve = h.eval(&body.basis);
+        let joint = on_curve + frame * body.pivot_in_frame;
+        let rotation = (frame * body.rotation_in_frame).normalize();
+        out[body.body as usize] =
+            pose(joint, rotation, rig, body.body as usize, &mut scratch.delta);
+    }
+}
+
+trait TryNormalizeQuat {
+    fn try_normalize_quat(self) -> Quat;
+}
+
+impl TryNormalizeQuat for Quat {
+    fn try_normalize_quat(self) -> Quat {
+        let len = self.length();
+        if len > 1e-12 && len.is_finite() {
+            self / len
+        } else {
+            Quat::IDENTITY
+        }
+    }
+}
+
+/// Rebuilds every limb body with IK.
+pub(super) fn limb_poses(
+    plan: &LimbPlan,
+    rig: &Rig,
+    goals: &FrameGoals,
+    p: &mut [Vec3A],
+    delta: &mut [Quat],
+    out: &mut [BodyPose],
+) {
+    for limb in &plan.limbs {
+        let spine_delta = delta[limb.spine_body as usize];
+        for q in limb.first + 1..limb.end {
+            let particle = plan.particles[q as usize];
+            let r = particle.rest_len;
+            p[q as usize] = project(
+                p[particle.parent as usize],
+                p[q as usize],
+                plan.min_stretch * r,
+                plan.max_stretch * r,
+                spine_delta * particle.rest_axis,
+            );
+        }
+    }
+    for lb in &plan.bodies {
+        let b = lb.body as usize;
+        let parent_delta = delta[lb.parent as usize];
+        let follow = parent_delta * rig.rotation[b];
+        let joint = p[lb.particle as usize];
+        let w = if lb.rotation_goal {
+            goals.rotation_weight[b]
+        } else {
+            0.0
+        };
+        let rotation = match lb.kind {
+            BodyKind::Goal => goals.rotation_used[b],
+            BodyKind::Follow => blend(follow, goals.rotation[b], w),
+            BodyKind::AimAtGoal => {
+                let offset = follow * rig.centre_from_pivot[b];
+                let to_goal = goals.centre[b] - joint;
+                let aimed = arc(offset, to_goal) * follow;
+                blend(aimed, goals.rotation[b], w)
+            }
+            BodyKind::Axis { child, rest_axis } => {
+                let axis = p[child as usize] - joint;
+                let r = arc(parent_delta * rest_axis, axis) * follow;
+                twist_toward(r, goals.rotation[b], w, axis)
+            }
+            BodyKind::Frame {
+                first,
+                second,
+                rest_axis,
+                rest_frame_inverse,
+            } => {
+                let (a1, a2) = (p[first as usize] - joint, p[second as usize] - joint);
+                let r = match frame_of(a1, a2) {
+                    Some(f) => f * rest_frame_inverse * rig.rotation[b],
+                    None => arc(parent_delta * rest_axis, a1) * follow,
+                };
+                twist_toward(r, goals.rotation[b], w, a1)
+            }
+        };
+        // One renormalization per body keeps the products of unit quaternions from
+        // drifting down the tree.
+        out[b] = pose(joint, rotation.normalize(), rig, b, delta);
+    }
+}
+
+/// `from` turned toward `goal` by `weight` (0 keeps `from`).
+#[inline]
+fn blend(from: Quat, goal: Quat, weight: f32) -> Quat {
+    if weight <= 0.0 {
+        from
+    } else if weight >= 1.0 {
+        goal
+    } else {
+        from.slerp(goal, weight).normalize()
+    }
+}
+
+/// A body that must keep pointing at its IK child can only take the twist of a rotation
+/// goal about that direction.
+fn twist_toward(r: Quat, goal: Quat, weight: f32, axis: Vec3A) -> Quat {
+    if weight <= 0.0 {
+        return r;
+    }
+    let Some(axis) = axis.try_normalize() else {
+        return r;
+    };
+    let twist = twist_about(goal * r.conjugate(), axis);
+    (Quat::IDENTITY.slerp(twist, weight.min(1.0)) * r).normalize()
+}
+
+/// A body posed rigidly with its parent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Follower {
+    pub body: u32,
+    pub parent: u32,
+    /// Rest centre minus the parent's rest centre.
+    pub offset: Vec3A,
+}
+
+/// Bodies without IK (and those that delegated their goal) keep their rest pose relative
+/// to their parent: they turn with the parent's delta, which thus is theirs too.
+pub(super) fn follower_poses(
+    followers: &[Follower],
+    rig: &Rig,
+    delta: &mut [Quat],
+    out: &mut [BodyPose],
+) {
+    for f in followers {
+        let (b, parent) = (f.body as usize, f.parent as usize);
+        let d = delta[parent];
+        delta[b] = d;
+        out[b] = BodyPose {
+            position: (Vec3A::from(out[parent].position) + d * f.offset).into(),
+            rotation: d * rig.rotation[b],
+        };
+    }
+}

@@ -1,0 +1,401 @@
+//! The spine phase (paper 4.3.2): particles only at IK branch points, each limb goal as one
+//! constraint to the spine, spine splines between the particles, inner iterations leaves
+//! inward inside outer iterations that watch for buckling.
+
+use super::constraint::{Constraint, Op, compile, relax};
+use super::goals::{FrameGoals, RootPose};
+use super::limb::SimplifiedLimb;
+use super::plan::Topology;
+use super::setup::{NONE, Rig};
+use super::spline::{SegmentRecord, record_segment};
+use super::tuning::{SpineTuning, shares};
+use crate::runtime::math::smoothstep;
+use glam::{Quat, Vec3A};
+
+/// A spine particle, at the pivot of the spine body it is associated with. Particle 0 is
+/// the root (at its centre), placed by the animator.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct SpineParticle {
+    pub body: u32,
+    /// The nearest rootward particle (0 for the root's children).
+    pub rootward: u16,
+    /// Rigidly attached to the root: the root and its children.
+    pub fixed: bool,
+    /// The body whose joint goal pins it, or `NONE`.
+    pub goal_body: u32,
+    /// Range into [`SpinePlan::leafward`].
+    pub leaf_first: u16,
+    pub leaf_count: u16,
+    pub rest_len: f32,
+    /// The rest tangent the root offers a child particle that ends the spine.
+    pub root_tangent: Vec3A,
+    /// Ends the spine with a position goal: its rotation is the one that carried the goal
+    /// to its joint, so the goal body's centre lands on its goal.
+    pub end_goal: bool,
+    /// The body is the target of a rotation goal.
+    pub rotation_goal: bool,
+}
+
+/// A spline between two spine particles and the spine bodies rebuilt from it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Segment {
+    pub a: u16,
+    pub b: u16,
+    pub record: SegmentRecord,
+}
+
+/// Neighbouring constraints `r→i` and `i→c` whose angle the buckling metric watches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct BucklePair {
+    pub r: u16,
+    pub i: u16,
+    pub c: u16,
+    /// `1 - cos` of their angle at rest.
+    pub rest: f32,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(super) struct SpinePlan {
+    pub particles: Vec<SpineParticle>,
+    /// Pinned goal particles of simplified limbs, after the spine particles: their bodies.
+    pub goal_slots: Vec<u32>,
+    /// Leaves inward.
+    pub constraints: Vec<Constraint>,
+    /// What a pass runs: the constraints with hinges merged.
+    pub ops: Vec<Op>,
+    pub leafward: Vec<u16>,
+    pub segments: Vec<Segment>,
+    pub buckle: Vec<BucklePair>,
+    /// Particles free to move, pulled by anti-buckling.
+    pub free: Vec<u16>,
+    pub rest_tangent: Vec<Vec3A>,
+    pub min_stretch: f32,
+    pub max_stretch: f32,
+    /// A pass whose largest error is below this ends the iterations early (metres).
+    pub tolerance: f32,
+}
+
+impl SpinePlan {
+    pub fn build(topo: &Topology, simplified: &[SimplifiedLimb]) -> SpinePlan {
+        let rig = topo.rig;
+        let t = &topo.tuning.spine;
+        let root = rig.root as usize;
+        let creature = topo.creature;
+        let ik_children = |b: usize| {
+            creature
+                .children(b)
+                .iter()
+                .filter(|&&c| topo.has_ik[c] && !topo.delegating[c])
+                .count()
+        };
+        let limb_attach = |b: usize| {
+            creature
+                .children(b)
+                .iter()
+                .any(|&c| !rig.spine[c] && topo.has_ik[c] && !topo.delegating[c])
+        };
+        // Rotation goals count too: the body must be rebuilt from a particle to take one.
+        let has_goal = |b: usize| topo.position_target[b] || topo.rotation_target[b];
+        let branch = |b: usize| has_goal(b) || ik_children(b) >= 2 || limb_attach(b);
+
+        let mut plan = SpinePlan {
+            min_stretch: t.min_stretch.min(1.0),
+            max_stretch: t.max_stretch.max(1.0),
+            tolerance: topo.tuning.tolerance * rig.size,
+            ..SpinePlan::default()
+        };
+        let mut particle_of = vec![u16::MAX; rig.len()];
+        plan.particles.push(SpineParticle {
+            body: root as u32,
+            rootward: 0,
+            fixed: true,
+            goal_body: NONE,
+            leaf_first: 0,
+            leaf_count: 0,
+            rest_len: 0.0,
+            root_tangent: Vec3A::ZERO,
+            end_goal: false,
+            rotation_goal: false,
+        });
+        particle_of[root] = 0;
+        for &b in creature.order() {
+            if b == root || !rig.spine[b] || !topo.has_ik[b] {
+                continue;
+            }
+            let parent = rig.parent[b] as usize;
+            if parent != root && !branch(b) {
+                continue;
+            }
+            let mut up = parent;
+            while particle_of[up] == u16::MAX {
+                up = rig.parent[up] as usize;
+            }
+            let fixed = parent == root;
+            plan.particles.push(SpineParticle {
+                body: b as u32,
+                rootward: particle_of[up],
+                fixed,
+                goal_body: if topo.position_target[b] && !fixed {
+                    b as u32
+                } else {
+                    NONE
+                },
+                leaf_first: 0,
+                leaf_count: 0,
+                rest_len: rig.pivot[b]
+                    .distance(rig.pivot[plan.particles[particle_of[up] as usize].body as usize]),
+                root_tangent: rig.pivot[b] - rig.centre[root],
+                end_goal: false,
+                rotation_goal: topo.rotation_target[b],
+            });
+            particle_of[b] = (plan.particles.len() - 1) as u16;
+        }
+        let count = plan.particles.len();
+        for i in 0..count {
+            plan.particles[i].leaf_first = plan.leafward.len() as u16;
+            for j in 1..count {
+                if plan.particles[j].rootward as usize == i {
+                    plan.leafward.push(j as u16);
+                }
+            }
+            let p = &mut plan.particles[i];
+            p.leaf_count = plan.leafward.len() as u16 - p.leaf_first;
+            p.end_goal = p.leaf_count == 0 && p.goal_body != NONE;
+        }
+
+        // Simplified limbs hang pinned goal particles off their spine particle.
+        let mut limb_constraints: Vec<Vec<Constraint>> = vec![Vec::new(); count];
+        for s in simplified {
+            let i = particle_of[s.spine_body as usize];
+            if i == u16::MAX
+                || plan.particles[i as usize].fixed
+                || plan.particles[i as usize].goal_body != NONE
+            {
+                continue;
+            }
+            let slot = (count + plan.goal_slots.len()) as u16;
+            plan.goal_slots.push(s.goal_body);
+            let (share, _) = shares(t.limb_attach_mass, t.limb_goal_mass);
+            limb_constraints[i as usize].push(Constraint {
+                a: i,
+                b: slot,
+                share_a: share,
+                share_b: 0.0,
+                min_len: t.limb_min_compress * s.rest_chord,
+                max_len: s.reach.max(s.rest_chord),
+                soft: t.soft_zone * s.rest_chord,
+                overshoot: 0.0,
+                overshoot_cap: 0.0,
+            });
+        }
+        for i in (1..count).rev() {
+            plan.constraints.extend(limb_constraints[i].iter().copied());
+            let p = plan.particles[i];
+            let r = plan.particles[p.rootward as usize];
+            if p.fixed {
+                continue;
+            }
+            let (still_i, still_r) = (p.goal_body != NONE, r.fixed || r.goal_body != NONE);
+            let (share_a, share_b) = match (still_r, still_i) {
+                (true, true) => continue,
+                (true, false) => (0.0, 1.0),
+                (false, true) => (1.0, 0.0),
+                (false, false) => shares(t.rootward_mass, t.leafward_mass),
+            };
+            plan.constraints.push(Constraint {
+                a: p.rootward,
+                b: i as u16,
+                share_a,
+                share_b,
+                min_len: p.rest_len,
+                max_len: p.rest_len,
+                soft: t.soft_zone * p.rest_len,
+                overshoot: 0.0,
+                overshoot_cap: 0.0,
+            });
+        }
+
+        let still: Vec<bool> = (0..count + plan.goal_slots.len())
+            .map(|i| i >= count || plan.particles[i].fixed || plan.particles[i].goal_body != NONE)
+            .collect();
+        plan.ops = compile(&plan.constraints, &still);
+
+        let rest: Vec<Vec3A> = plan
+            .particles
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                if i == 0 {
+                    rig.centre[root]
+                } else {
+                    rig.pivot[p.body as usize]
+                }
+            })
+            .collect();
+        plan.rest_tangent = vec![Vec3A::ZERO; count];
+        let mut tangent = std::mem::take(&mut plan.rest_tangent);
+        tangents(&plan, &rest, Quat::IDENTITY, &mut tangent);
+        plan.rest_tangent = tangent;
+
+        for i in 1..count {
+            let p = plan.particles[i];
+            if !p.fixed && p.goal_body == NONE {
+                plan.free.push(i as u16);
+            }
+            for &c in &plan.leafward[p.leaf_first as usize..(p.leaf_first + p.leaf_count) as usize]
+            {
+                plan.buckle.push(BucklePair {
+                    r: p.rootward,
+                    i: i as u16,
+                    c,
+                    rest: bend(rest[p.rootward as usize], rest[i], rest[c as usize]),
+                });
+            }
+            if p.rootward != 0 {
+                plan.push_segment(rig, p.rootward, i as u16);
+            }
+        }
+        plan
+    }
+
+    fn push_segment(&mut self, rig: &Rig, a: u16, b: u16) {
+        let (body_a, body_b) = (
+            self.particles[a as usize].body as usize,
+            self.particles[b as usize].body as usize,
+        );
+        let mut inner = Vec::new();
+        let mut at = rig.parent[body_b] as usize;
+        while at != body_a {
+            inner.push(at as u32);
+            at = rig.parent[at] as usize;
+        }
+        if inner.is_empty() {
+            return;
+        }
+        inner.reverse();
+        let mut pivots = vec![rig.pivot[body_a]];
+        pivots.extend(inner.iter().map(|&x| rig.pivot[x as usize]));
+        pivots.push(rig.pivot[body_b]);
+        let rotations: Vec<Quat> = inner.iter().map(|&x| rig.rotation[x as usize]).collect();
+        let record = record_segment(
+            &pivots,
+            &inner,
+            &rotations,
+            rig.rotation[body_a],
+            rig.rotation[body_b],
+        );
+        self.segments.push(Segment { a, b, record });
+    }
+}
+
+/// `1 - cos` of the angle between `i - r` and `c - i`: 0 straight on, 2 folded back.
+fn bend(r: Vec3A, i: Vec3A, c: Vec3A) -> f32 {
+    let (u, v) = (i - r, c - i);
+    let ll = (u.length_squared() * v.length_squared()).sqrt();
+    if ll > 1e-20 && ll.is_finite() {
+        1.0 - u.dot(v) / ll
+    } else {
+        0.0
+    }
+}
+
+/// Particle tangents (paper 4.3.2, "Reconstruction"): three-point differences inside the
+/// spine, natural-cubic end tangents at its ends, the root's own rest tangent carried by
+/// the root for particles that hang straight off it.
+pub(super) fn tangents(plan: &SpinePlan, p: &[Vec3A], root_delta: Quat, out: &mut [Vec3A]) {
+    for i in 1..plan.particles.len() {
+        let q = plan.particles[i];
+        let r = q.rootward as usize;
+        out[i] = if q.leaf_count > 0 {
+            let leaves =
+                &plan.leafward[q.leaf_first as usize..(q.leaf_first + q.leaf_count) as usize];
+            let mean =
+                leaves.iter().map(|&c| p[c as usize]).sum::<Vec3A>() / f32::from(q.leaf_count);
+            (mean - p[r]) * 0.5
+        } else {
+            // Zero second derivative at the end of a cubic from the rootward particle.
+            let v_r = if r == 0 {
+                root_delta * q.root_tangent
+            } else {
+                out[r]
+            };
+            (p[i] - p[r]) * 1.5 - v_r * 0.5
+        };
+    }
+}
+
+/// Places the spine particles (root-relative rest, goals pinned) and iterates. Returns
+/// (passes run, anti-buckling weight reached).
+pub(super) fn solve_spine(
+    plan: &SpinePlan,
+    tuning: &SpineTuning,
+    rig: &Rig,
+    goals: &FrameGoals,
+    root: &RootPose,
+    p: &mut Vec<Vec3A>,
+    rest: &mut Vec<Vec3A>,
+) -> (u32, f32) {
+    p.clear();
+    rest.clear();
+    p.push(root.position);
+    for q in &plan.particles[1..] {
+        p.push(if q.goal_body != NONE {
+            goals.joint[q.goal_body as usize]
+        } else {
+            root.point(rig.pivot[q.body as usize])
+        });
+    }
+    for &g in &plan.goal_slots {
+        p.push(goals.joint[g as usize]);
+    }
+    let mut weight = 0.0f32;
+    if plan.constraints.is_empty() {
+        // Nothing can move, but the record still says how folded the spine is.
+        return (0, buckling(plan, p, tuning));
+    }
+    let mut passes = 0;
+    let tolerance = plan.tolerance;
+    for _ in 0..tuning.outer_iterations {
+        let mut settled = false;
+        for _ in 0..tuning.inner_iterations {
+            passes += 1;
+            let worst = relax(p, &plan.ops);
+            if weight > 0.0 {
+                if rest.is_empty() {
+                    rest.extend(
+                        plan.particles
+                            .iter()
+                            .map(|q| root.point(rig.pivot[q.body as usize])),
+                    );
+                }
+                let k = (weight * tuning.anti_buckling_strength).clamp(0.0, 1.0);
+                for &i in &plan.free {
+                    let i = i as usize;
+                    let pull = (rest[i] - p[i]) * k;
+                    p[i] += pull;
+                }
+            }
+            if worst <= tolerance {
+                settled = true;
+                break;
+            }
+        }
+        weight = weight.max(buckling(plan, p, tuning));
+        // The last pass moved nothing and nothing buckled: further passes change nothing.
+        if settled && weight == 0.0 {
+            break;
+        }
+    }
+    (passes, weight)
+}
+
+/// The buckling metric turned into the anti-buckling weight (0..1): how much more than at
+/// rest the most bent pair of neighbouring spine constraints folds.
+fn buckling(plan: &SpinePlan, p: &[Vec3A], tuning: &SpineTuning) -> f32 {
+    let worst = plan
+        .buckle
+        .iter()
+        .map(|b| bend(p[b.r as usize], p[b.i as usize], p[b.c as usize]) - b.rest)
+        .fold(0.0f32, f32::max);
+    smoothstep(tuning.buckling_start, tuning.buckling_full, worst)
+}

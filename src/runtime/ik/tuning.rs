@@ -1,0 +1,149 @@
+//! Every number that shapes the particle IK solver and the jiggles, with the defaults the
+//! sample creatures were tuned on. `docs/IK.md` explains what each one does to a pose.
+
+use crate::runtime::jiggle::JiggleTuning;
+
+/// The solver's tuning: iteration counts, constraint masses, the soft-correction zone,
+/// stretch limits and the anti-buckling thresholds, per phase, plus the jiggles'.
+///
+/// Lengths are relative to each constraint's rest length, so one tuning fits a 20 cm mouse
+/// and a 6 m giant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IkTuning {
+    pub spine: SpineTuning,
+    pub limb: LimbTuning,
+    pub jiggle: JiggleTuning,
+    /// A non-spine leaf attached to a (non-root) spine body delegates its goal to that body
+    /// when its largest half extent is at most this fraction of the spine body's; mouths,
+    /// eyes and ears always do (paper 4.3.1, "Delegated Goals").
+    pub delegate_size_ratio: f32,
+    /// Either phase stops iterating early once a pass finds no constraint off by more than
+    /// this fraction of the creature's size (beyond what its soft zone lets it keep). It
+    /// only ever shortens a solve; nothing carries over to the next frame.
+    pub tolerance: f32,
+    /// Fill [`crate::runtime::ik::IkDebug`] on every solve. The editor wants it; a game can
+    /// switch it off and save the copying.
+    pub record_debug: bool,
+}
+
+/// The spine phase (paper 4.3.2).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpineTuning {
+    /// Outer iterations; the buckling metric is evaluated after each (the paper uses 5).
+    pub outer_iterations: u32,
+    /// Passes over the constraints, leaves inward, per outer iteration.
+    pub inner_iterations: u32,
+    /// Width of the soft-correction zone, as a fraction of a constraint's rest length:
+    /// errors smaller than this are corrected only partly, so the spine gives a little.
+    pub soft_zone: f32,
+    /// Reconstruction projects each spine constraint into `[min_stretch, max_stretch]` of
+    /// its rest length (the paper's 10 % shrink / 120 % stretch).
+    pub min_stretch: f32,
+    pub max_stretch: f32,
+    /// A limb simplified to one constraint may compress to this fraction of its rest chord
+    /// before it pushes the spine (the paper's 10 %): the limb phase bends it instead.
+    pub limb_min_compress: f32,
+    /// Masses of the two ends of a spine constraint between free particles: a heavier
+    /// rootward end makes the spine bend more toward its tips.
+    pub rootward_mass: f32,
+    pub leafward_mass: f32,
+    /// Masses of a simplified limb constraint's spine end and goal end. The goal never
+    /// moves; its mass only sets how much of the error the spine takes per pass.
+    pub limb_attach_mass: f32,
+    pub limb_goal_mass: f32,
+    /// Buckling metric: the largest growth, over neighbouring spine constraints, of
+    /// `1 - cos(angle between them)` beyond its rest value (0 straight, 2 folded back).
+    /// Anti-buckling starts at `buckling_start` and is full at `buckling_full`.
+    pub buckling_start: f32,
+    pub buckling_full: f32,
+    /// Fraction of the way to its root-relative rest position a free spine particle is
+    /// pulled per pass when anti-buckling is fully on.
+    pub anti_buckling_strength: f32,
+}
+
+/// The limb phase (paper 4.3.3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LimbTuning {
+    /// Passes over the limb constraints, leaves inward, after the aim preconditioner.
+    pub iterations: u32,
+    /// Soft-correction zone as a fraction of each bone's rest length.
+    pub soft_zone: f32,
+    /// Reconstruction projects every bone into `[min_stretch, max_stretch]` of its rest
+    /// length: the "organic" give of the paper, and the bound on stretch for far goals.
+    pub min_stretch: f32,
+    pub max_stretch: f32,
+    /// Masses of a bone's two ends when both are free.
+    pub rootward_mass: f32,
+    pub leafward_mass: f32,
+    /// Every correction is scaled by this (successive over-relaxation), by at most a
+    /// quarter of the bone's length. 1 is the plain Jakobsen step; up to about 1.8 the
+    /// passes converge faster on long chains.
+    pub over_relaxation: f32,
+    /// Before iterating, the aim preconditioner squashes a limb along the goal direction
+    /// when the goal is nearer than at rest. With this on it also widens the limb across
+    /// that direction, by up to this factor, so the joints start bent rather than in a line
+    /// (a straight limb squashed in line could never bend). 1 is the paper's aim.
+    pub aim_max_widen: f32,
+}
+
+impl Default for IkTuning {
+    fn default() -> Self {
+        IkTuning {
+            spine: SpineTuning::default(),
+            limb: LimbTuning::default(),
+            jiggle: JiggleTuning::default(),
+            delegate_size_ratio: 0.5,
+            tolerance: 1e-4,
+            record_debug: true,
+        }
+    }
+}
+
+impl Default for SpineTuning {
+    fn default() -> Self {
+        SpineTuning {
+            outer_iterations: 5,
+            inner_iterations: 2,
+            soft_zone: 0.05,
+            min_stretch: 0.9,
+            max_stretch: 1.2,
+            limb_min_compress: 0.1,
+            rootward_mass: 2.0,
+            leafward_mass: 1.0,
+            limb_attach_mass: 1.0,
+            limb_goal_mass: 1.0,
+            buckling_start: 1.0,
+            buckling_full: 1.7,
+            anti_buckling_strength: 0.5,
+        }
+    }
+}
+
+impl Default for LimbTuning {
+    fn default() -> Self {
+        LimbTuning {
+            iterations: 10,
+            soft_zone: 0.02,
+            min_stretch: 0.95,
+            max_stretch: 1.05,
+            rootward_mass: 1.0,
+            leafward_mass: 1.0,
+            over_relaxation: 1.5,
+            aim_max_widen: 4.0,
+        }
+    }
+}
+
+/// The share of a correction each end of a constraint takes, from the ends' masses (a
+/// heavier end moves less). Non-positive or non-finite masses count as 1.
+pub(super) fn shares(mass_a: f32, mass_b: f32) -> (f32, f32) {
+    let inv = |m: f32| {
+        if m.is_finite() && m > 0.0 {
+            1.0 / m
+        } else {
+            1.0
+        }
+    };
+    let (wa, wb) = (inv(mass_a), inv(mass_b));
+    (wa / (wa + wb), wb / (wa + wb))
+}

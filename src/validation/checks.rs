@@ -1,0 +1,203 @@
+//! The measurements behind each check, on one creature's poses.
+
+use crate::runtime::creature::{BodyId, Creature};
+use crate::runtime::math::Aabb;
+use crate::runtime::pose::BodyPose;
+use glam::Vec3;
+
+/// A body as a capsule: a segment along its longest axis and a radius.
+#[derive(Clone, Copy, Debug)]
+struct Capsule {
+    /// Half of the segment, in the body's frame.
+    half_axis: Vec3,
+    radius: f32,
+}
+
+/// Pairs of bodies that are not joined (not parent and child, not siblings), with how deep
+/// they already overlap at rest: only sinking deeper than that counts.
+#[derive(Clone, Debug)]
+pub struct Overlaps {
+    capsules: Vec<Capsule>,
+    pairs: Vec<(BodyId, BodyId, f32)>,
+}
+
+impl Overlaps {
+    pub fn of(creature: &Creature) -> Self {
+        let capsules: Vec<Capsule> = creature
+            .bodies()
+            .iter()
+            .map(|b| {
+                let h = b.half_extents;
+                let (axis, long, a, c) = if h.y >= h.x && h.y >= h.z {
+                    (Vec3::Y, h.y, h.x, h.z)
+                } else if h.x >= h.z {
+                    (Vec3::X, h.x, h.y, h.z)
+                } else {
+                    (Vec3::Z, h.z, h.x, h.y)
+                };
+                let radius = a.min(c);
+                Capsule {
+                    half_axis: axis * (long - radius).max(0.0),
+                    radius,
+                }
+            })
+            .collect();
+        let joined = |a: BodyId, b: BodyId| {
+            creature.parent(a) == Some(b)
+                || creature.parent(b) == Some(a)
+                || (creature.parent(a).is_some() && creature.parent(a) == creature.parent(b))
+                || creature.parent(a).and_then(|p| creature.parent(p)) == Some(b)
+                || creature.parent(b).and_then(|p| creature.parent(p)) == Some(a)
+        };
+        let rest: Vec<BodyPose> = creature
+            .bodies()
+            .iter()
+            .map(|b| BodyPose::new(b.position, b.rotation))
+            .collect();
+        let mut pairs = Vec::new();
+        for a in 0..creature.len() {
+            for b in a + 1..creature.len() {
+                if joined(a, b) || capsules[a].radius <= 0.0 || capsules[b].radius <= 0.0 {
+                    continue;
+                }
+                let depth = depth(&capsules[a], &rest[a], &capsules[b], &rest[b]);
+                pairs.push((a, b, depth.max(0.0)));
+            }
+        }
+        Overlaps { capsules, pairs }
+    }
+
+    /// The deepest overlap beyond rest, as a fraction of the thinner body's radius.
+    pub fn worst(&self, pose: &[BodyPose]) -> Option<(f32, BodyId, BodyId)> {
+        self.pairs
+            .iter()
+            .map(|&(a, b, rest)| {
+                let (ca, cb) = (&self.capsules[a], &self.capsules[b]);
+                let excess = depth(ca, &pose[a], cb, &pose[b]) - rest;
+                (excess / ca.radius.min(cb.radius), a, b)
+            })
+            .max_by(|x, y| x.0.total_cmp(&y.0))
+    }
+}
+
+fn depth(ca: &Capsule, pa: &BodyPose, cb: &Capsule, pb: &BodyPose) -> f32 {
+    let (a0, a1) = (
+        pa.position - pa.rotation * ca.half_axis,
+        pa.position + pa.rotation * ca.half_axis,
+    );
+    let (b0, b1) = (
+        pb.position - pb.rotation * cb.half_axis,
+        pb.position + pb.rotation * cb.half_axis,
+    );
+    ca.radius + cb.radius - segment_distance(a0, a1, b0, b1)
+}
+
+/// Closest distance between segments (Ericson, Real-Time Collision Detection 5.1.9).
+fn segment_distance(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> f32 {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
+    let (s, t) = if a <= 1e-12 && e <= 1e-12 {
+        (0.0, 0.0)
+    } else if a <= 1e-12 {
+        (0.0, (f / e).clamp(0.0, 1.0))
+    } else {
+        let c = d1.dot(r);
+        if e <= 1e-12 {
+            ((-c / a).clamp(0.0, 1.0), 0.0)
+        } else {
+            let b = d1.dot(d2);
+            let denom = a * e - b * b;
+            let mut s = if denom > 1e-12 {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let mut t = (b * s + f) / e;
+            if t < 0.0 {
+                t = 0.0;
+                s = (-c / a).clamp(0.0, 1.0);
+            } else if t > 1.0 {
+                t = 1.0;
+                s = ((b - c) / a).clamp(0.0, 1.0);
+            }
+            (s, t)
+        }
+    };
+    (p1 + d1 * s).distance(p2 + d2 * t)
+}
+
+/// The worst change of a bone's length, or of where a joint sits as seen from its two bodies,
+/// as a fraction of the bone's rest length.
+pub fn worst_stretch(creature: &Creature, pose: &[BodyPose]) -> Option<(f32, BodyId)> {
+    let joint_in = |body: BodyId, point: Vec3| {
+        let rest = creature.body(body);
+        let local = rest.rotation.inverse() * (point - rest.position);
+        pose[body].position + pose[body].rotation * local
+    };
+    (0..creature.len())
+        .filter_map(|b| {
+            let p = creature.parent(b)?;
+            let rest_len = creature.pivot(b).distance(creature.pivot(p));
+            if rest_len < 0.01 * creature.size() {
+                return None;
+            }
+            let here = joint_in(b, creature.pivot(b));
+            let seen_from_parent = joint_in(p, creature.pivot(b));
+            let parent_joint = joint_in(p, creature.pivot(p));
+            let stretch = (here.distance(parent_joint) / rest_len - 1.0).abs();
+            let dislocation = here.distance(seen_from_parent) / rest_len;
+            Some((stretch.max(dislocation), b))
+        })
+        .max_by(|x, y| x.0.total_cmp(&y.0))
+}
+
+/// The deepest any body goes under the ground, as a fraction of the creature's size.
+pub fn worst_penetration(
+    creature: &Creature,
+    world: &[BodyPose],
+    ground: impl Fn(f32, f32) -> f32,
+) -> Option<(f32, BodyId)> {
+    (0..creature.len())
+        .map(|b| {
+            let p = &world[b];
+            let lowest =
+                Aabb::of_oriented_box(p.position, p.rotation, creature.body(b).half_extents)
+                    .min
+                    .y;
+            (
+                (ground(p.position.x, p.position.z) - lowest) / creature.size(),
+                b,
+            )
+        })
+        .max_by(|x, y| x.0.total_cmp(&y.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segment_distance_handles_parallel_crossing_and_points() {
+        let d = segment_distance(
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+        );
+        assert!((d - 1.0).abs() < 1e-6);
+        let d = segment_distance(
+            -Vec3::X,
+            Vec3::X,
+            -Vec3::Z + Vec3::Y * 0.5,
+            Vec3::Z + Vec3::Y * 0.5,
+        );
+        assert!((d - 0.5).abs() < 1e-6);
+        let d = segment_distance(
+            Vec3::ZERO,
+            Vec3::ZERO,
+            Vec3::new(3.0, 4.0, 0.0),
+            Vec3::new(3.0, 4.0, 0.0),
+        );
+        assert!((d - 5.0).abs() < 1e-6);
+    }
+}

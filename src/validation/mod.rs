@@ -1,0 +1,344 @@
+//! The validation grid (paper section 5, Figure 9): every clip on every creature in every
+//! variant, checked automatically for what testers used to look for by eye.
+
+mod checks;
+mod config;
+pub mod report;
+
+pub use config::{VALIDATION_FORMAT, ValidationConfig};
+
+use crate::runtime::bind::bind;
+use crate::runtime::clip::Clip;
+use crate::runtime::creature::Creature;
+use crate::runtime::gait::FootPhase;
+use crate::runtime::player::{Character, PlayParams, VariantChoice};
+use checks::{Overlaps, worst_penetration, worst_stretch};
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// What a failure is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Check {
+    Nan,
+    GoalError,
+    BoneStretch,
+    FootSlip,
+    GroundPenetration,
+    Interpenetration,
+    Jitter,
+}
+
+impl Check {
+    pub const ALL: [Check; 7] = [
+        Check::Nan,
+        Check::GoalError,
+        Check::BoneStretch,
+        Check::FootSlip,
+        Check::GroundPenetration,
+        Check::Interpenetration,
+        Check::Jitter,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::Nan => "nan",
+            Check::GoalError => "goal_error",
+            Check::BoneStretch => "bone_stretch",
+            Check::FootSlip => "foot_slip",
+            Check::GroundPenetration => "ground_penetration",
+            Check::Interpenetration => "interpenetration",
+            Check::Jitter => "jitter",
+        }
+    }
+}
+
+/// The worst breach of one check in one variant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Failure {
+    pub check: Check,
+    /// Clip-local time of the worst moment.
+    pub time_secs: f32,
+    pub body: String,
+    /// The measured value and the limit it broke, in the check's units (see the config).
+    pub value: f32,
+    pub limit: f32,
+    /// Whether the creature was walking when it happened.
+    pub walking: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VariantReport {
+    pub variant: usize,
+    pub label: String,
+    pub failures: Vec<Failure>,
+}
+
+/// One clip on one creature.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellReport {
+    pub clip: String,
+    pub creature: String,
+    /// Why the clip does not bind; `None` when it does.
+    pub reason: Option<String>,
+    /// How many variants the clip has on the creature (only the first few are checked).
+    pub variant_count: usize,
+    pub variants: Vec<VariantReport>,
+}
+
+impl CellReport {
+    pub fn binds(&self) -> bool {
+        self.reason.is_none()
+    }
+
+    pub fn passed(&self) -> bool {
+        self.binds() && self.variants.iter().all(|v| v.failures.is_empty())
+    }
+
+    /// The failure furthest past its limit, and its variant: the moment to look at.
+    pub fn worst(&self) -> Option<(&VariantReport, &Failure)> {
+        self.variants
+            .iter()
+            .flat_map(|v| v.failures.iter().map(move |f| (v, f)))
+            .max_by(|a, b| (a.1.value / a.1.limit).total_cmp(&(b.1.value / b.1.limit)))
+    }
+}
+
+/// Plays `clip` on `creature` in every variant (up to the configured number) and checks it.
+pub fn check_cell(
+    clip: &Arc<Clip>,
+    creature: &Arc<Creature>,
+    config: &ValidationConfig,
+) -> CellReport {
+    let binding = bind(clip, creature);
+    let mut cell = CellReport {
+        clip: clip.name.clone(),
+        creature: creature.name().to_string(),
+        reason: binding.reason.clone(),
+        variant_count: binding.variants.len(),
+        variants: Vec::new(),
+    };
+    if !binding.binds() {
+        return cell;
+    }
+    let overlaps = Overlaps::of(creature);
+    for (v, variant) in binding
+        .variants
+        .iter()
+        .enumerate()
+        .take(config.variants_per_cell)
+    {
+        let mut failures = Vec::new();
+        in_place(clip, creature, v, config, &overlaps, &mut failures);
+        if !creature.legs().is_empty() {
+            // Feet the clip animates are the clip's; only gait-placed feet can slip.
+            let clip_feet: BTreeSet<usize> = variant
+                .bodies
+                .iter()
+                .zip(&clip.channels)
+                .filter(|(_, c)| c.position.is_some() && !c.muted)
+                .flat_map(|(bodies, _)| bodies.iter().copied())
+                .collect();
+            walking(clip, creature, v, config, &clip_feet, &mut failures);
+        }
+        cell.variants.push(VariantReport {
+            variant: v,
+            label: variant.label.clone(),
+            failures,
+        });
+    }
+    cell
+}
+
+/// Keeps the worst value per check.
+fn record(failures: &mut Vec<Failure>, f: Failure) {
+    if f.value <= f.limit {
+        return;
+    }
+    match failures.iter_mut().find(|x| x.check == f.check) {
+        Some(x) if x.value >= f.value => {}
+        Some(x) => *x = f,
+        None => failures.push(f),
+    }
+}
+
+fn moving_target(creature: &Creature, t: f32) -> Vec3 {
+    let size = creature.size();
+    creature.bounds().center() + Vec3::new(0.3 * t.sin(), 0.15 * (2.0 * t).cos(), 0.55) * size
+}
+
+fn in_place(
+    clip: &Arc<Clip>,
+    creature: &Arc<Creature>,
+    variant: usize,
+    config: &ValidationConfig,
+    overlaps: &Overlaps,
+    failures: &mut Vec<Failure>,
+) {
+    let mut ch = Character::new(Arc::clone(creature));
+    let params = PlayParams {
+        variant: VariantChoice::Index(variant),
+        hold: true,
+        ..Default::default()
+    };
+    if ch.play(clip, params).is_err() {
+        return;
+    }
+    let dt = 1.0 / config.fps;
+    let frames = (clip.duration_secs * config.fps).ceil() as usize + 1;
+    let size = creature.size();
+    let name = |b: usize| creature.body(b).name.clone();
+    let mut previous_positions: [Vec<Vec3>; 3] = Default::default();
+    let mut previous_acc = vec![Vec3::ZERO; creature.len()];
+    for f in 0..frames {
+        let t = f as f32 * dt;
+        ch.set_target(0, moving_target(creature, t));
+        let pose = ch.update(if f == 0 { 0.0 } else { dt }).to_vec();
+        let at = |check, value: f32, limit: f32, body: usize| Failure {
+            check,
+            time_secs: t.min(clip.duration_secs),
+            body: name(body),
+            value,
+            limit,
+            walking: false,
+        };
+        if let Some(b) = pose.iter().position(|p| !p.is_finite()) {
+            record(failures, at(Check::Nan, 1.0, 0.0, b));
+            return;
+        }
+        let goals = ch.goals();
+        for b in goals.bodies() {
+            let Some((goal, w)) = goals.position(b) else {
+                continue;
+            };
+            if w < 0.999 {
+                continue;
+            }
+            let reach = if creature.limb_length(b) > 0.0 {
+                creature.limb_length(b)
+            } else {
+                0.1 * size
+            };
+            let err = goal.distance(pose[b].position) / reach.max(0.01 * size);
+            record(failures, at(Check::GoalError, err, config.goal_error, b));
+        }
+        if let Some((s, b)) = worst_stretch(creature, &pose) {
+            record(failures, at(Check::BoneStretch, s, config.bone_stretch, b));
+        }
+        if let Some((d, a, _)) = overlaps.worst(&pose) {
+            record(
+                failures,
+                at(Check::Interpenetration, d, config.interpenetration, a),
+            );
+        }
+        if let Some((d, b)) = worst_penetration(creature, &pose, |_, _| 0.0) {
+            record(
+                failures,
+                at(Check::GroundPenetration, d, config.ground_penetration, b),
+            );
+        }
+        // Jitter: acceleration that flips direction from one frame to the next, strongly
+        // both times. Smooth fast motion accelerates one way for a while.
+        previous_positions.rotate_left(1);
+        previous_positions[2].clear();
+        previous_positions[2].extend(pose.iter().map(|p| p.position));
+        if f >= 2 {
+            let [a, b, c] = &previous_positions;
+            for body in 0..creature.len() {
+                let acc = c[body] - 2.0 * b[body] + a[body];
+                let prev = previous_acc[body];
+                if f >= 3 && acc.dot(prev) < -0.5 * acc.length() * prev.length() {
+                    let value = acc.length().min(prev.length()) / size;
+                    record(failures, at(Check::Jitter, value, config.jitter, body));
+                }
+                previous_acc[body] = acc;
+            }
+        }
+    }
+}
+
+fn walking(
+    clip: &Arc<Clip>,
+    creature: &Arc<Creature>,
+    variant: usize,
+    config: &ValidationConfig,
+    clip_feet: &BTreeSet<usize>,
+    failures: &mut Vec<Failure>,
+) {
+    let mut ch = Character::new(Arc::clone(creature));
+    let params = PlayParams {
+        variant: VariantChoice::Index(variant),
+        looping: Some(true),
+        ..Default::default()
+    };
+    if ch.play(clip, params).is_err() {
+        return;
+    }
+    let gear = ch.gait().gear().clone();
+    let leg = gear.groups.get(gear.reference).map_or(1.0, |g| g.length);
+    ch.set_locomotion(Vec3::Z * config.walk_speed_legs * leg, 0.0);
+    let dt = 1.0 / config.fps;
+    for _ in 0..config.fps as usize {
+        ch.update(dt);
+    }
+    let frames = ((clip.duration_secs.max(3.0)) * config.fps) as usize;
+    let mut stance_start: Vec<Option<Vec3>> = vec![None; gear.limbs.len()];
+    for f in 0..frames {
+        let t = (f as f32 * dt) % clip.duration_secs;
+        ch.update(dt);
+        let world: Vec<_> = (0..creature.len())
+            .filter_map(|b| ch.world_pose(b))
+            .collect();
+        if world.len() != creature.len() || world.iter().any(|p| !p.is_finite()) {
+            record(
+                failures,
+                Failure {
+                    check: Check::Nan,
+                    time_secs: t,
+                    body: String::new(),
+                    value: 1.0,
+                    limit: 0.0,
+                    walking: true,
+                },
+            );
+            return;
+        }
+        for (i, limb) in gear.limbs.iter().enumerate() {
+            if clip_feet.contains(&limb.foot) {
+                continue;
+            }
+            let now = world[limb.foot].position;
+            match (ch.gait().feet()[i].phase, stance_start[i]) {
+                (FootPhase::Stance, None) => stance_start[i] = Some(now),
+                (FootPhase::Stance, Some(s)) => record(
+                    failures,
+                    Failure {
+                        check: Check::FootSlip,
+                        time_secs: t,
+                        body: creature.body(limb.foot).name.clone(),
+                        value: now.distance(s) / limb.length,
+                        limit: config.foot_slip,
+                        walking: true,
+                    },
+                ),
+                (FootPhase::Flight, _) => stance_start[i] = None,
+            }
+        }
+        let terrain = *ch.terrain();
+        if let Some((d, b)) = worst_penetration(creature, &world, |x, z| terrain.height(x, z)) {
+            record(
+                failures,
+                Failure {
+                    check: Check::GroundPenetration,
+                    time_secs: t,
+                    body: creature.body(b).name.clone(),
+                    value: d,
+                    limit: config.ground_penetration,
+                    walking: true,
+                },
+            );
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! The validation report: `summary.json` for scripts and `index.html` for testers — the grid
+//! of Figure 9, cells coloured by the failing check, each with a picture of the worst moment.
+
+use super::{CellReport, Check, ValidationConfig};
+use crate::io::{SaveError, atomic};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The numbers of a run: what `summary.json` holds.
+pub fn summary(cells: &[CellReport], config: &ValidationConfig) -> Value {
+    let bound: Vec<&CellReport> = cells.iter().filter(|c| c.binds()).collect();
+    let passed = bound.iter().filter(|c| c.passed()).count();
+    let mut by_check: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for c in &bound {
+        for v in &c.variants {
+            for f in &v.failures {
+                *by_check.entry(f.check.name()).or_default() += 1;
+                failures.push(json!({
+                    "clip": c.clip, "creature": c.creature, "variant": v.variant,
+                    "variant_label": v.label, "check": f.check, "time": f.time_secs,
+                    "body": f.body, "value": f.value, "limit": f.limit, "walking": f.walking,
+                }));
+            }
+        }
+    }
+    let nan = failures.iter().filter(|f| f["check"] == "nan").count();
+    json!({
+        "cells": bound.len(),
+        "passed": passed,
+        "pass_rate": if bound.is_empty() { 1.0 } else { passed as f64 / bound.len() as f64 },
+        "not_bound": cells.len() - bound.len(),
+        "nan": nan,
+        "failures_by_check": by_check,
+        "failures": failures,
+        "config": config,
+    })
+}
+
+/// The file a cell's thumbnail is written to, relative to the report folder.
+pub fn thumbnail_name(cell: &CellReport) -> String {
+    let clean = |s: &str| {
+        s.chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect::<String>()
+    };
+    format!(
+        "thumbs/{}__{}.png",
+        clean(&cell.clip),
+        clean(&cell.creature)
+    )
+}
+
+fn colour(check: Option<Check>) -> &'static str {
+    match check {
+        None => "#cdeccd",
+        Some(Check::Nan) => "#ff4d4d",
+        Some(Check::GoalError) => "#ffb366",
+        Some(Check::BoneStretch) => "#ff8080",
+        Some(Check::FootSlip) => "#ffd966",
+        Some(Check::GroundPenetration) => "#c9a0ff",
+        Some(Check::Interpenetration) => "#80c4ff",
+        Some(Check::Jitter) => "#ff99dd",
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The grid as a standalone HTML page. `has_thumbnail` says which cells got a picture.
+pub fn html(
+    cells: &[CellReport],
+    summary: &Value,
+    has_thumbnail: &dyn Fn(&CellReport) -> bool,
+) -> String {
+    let mut clips: Vec<&str> = Vec::new();
+    let mut creatures: Vec<&str> = Vec::new();
+    for c in cells {
+        if !clips.contains(&c.clip.as_str()) {
+            clips.push(&c.clip);
+        }
+        if !creatures.contains(&c.creature.as_str()) {
+            creatures.push(&c.creature);
+        }
+    }
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<!doctype html><html><head><meta charset="utf-8"><title>Anymorph validation grid</title>
+<style>
+body {{ font-family: sans-serif; margin: 1em; }}
+table {{ border-collapse: collapse; font-size: 11px; }}
+th, td {{ border: 1px solid #999; padding: 2px; text-align: center; vertical-align: top; }}
+th.creature {{ writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap; }}
+td.na {{ background: #e4e4e4; color: #777; }}
+td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
+.legend span {{ display: inline-block; padding: 2px 6px; margin: 2px; }}
+</style></head><body>
+<h1>Validation grid</h1>
+<p>{cells} cells (clip × creature where the clip binds), {passed} passed: <b>{rate:.1}%</b>. {na} cells do not bind (grey). NaN in {nan} variants.</p>
+<p class="legend">"#,
+        cells = summary["cells"],
+        passed = summary["passed"],
+        rate = summary["pass_rate"].as_f64().unwrap_or(0.0) * 100.0,
+        na = summary["not_bound"],
+        nan = summary["nan"],
+    );
+    let _ = write!(
+        out,
+        r#"<span style="background:{}">pass</span>"#,
+        colour(None)
+    );
+    for c in Check::ALL {
+        let _ = write!(
+            out,
+            r#"<span style="background:{}">{}</span>"#,
+            colour(Some(c)),
+            c.name()
+        );
+    }
+    out.push_str("</p><table><tr><th>clip \\ creature</th>");
+    for cr in &creatures {
+        let _ = write!(out, r#"<th class="creature">{}</th>"#, escape(cr));
+    }
+    out.push_str("</tr>");
+    for clip in &clips {
+        let _ = write!(out, "<tr><th>{}</th>", escape(clip));
+        for cr in &creatures {
+            let Some(cell) = cells.iter().find(|c| c.clip == *clip && c.creature == *cr) else {
+                out.push_str("<td></td>");
+                continue;
+            };
+            if let Some(reason) = &cell.reason {
+                let _ = write!(out, r#"<td class="na" title="{}">–</td>"#, escape(reason));
+                continue;
+            }
+            let worst = cell.worst();
+            let title = match worst {
+                None => format!(
+                    "passes in {} of {} variants checked",
+                    cell.variants.len(),
+                    cell.variant_count
+                ),
+                Some((v, f)) => format!(
+                    "{}: {} on {} at {:.2} s{} ({:.3} > {:.3}), variant {}",
+                    f.check.name(),
+                    escape(&f.body),
+                    escape(&v.label),
+                    f.time_secs,
+                    if f.walking { " while walking" } else { "" },
+                    f.value,
+                    f.limit,
+                    v.variant
+                ),
+            };
+            let _ = write!(
+                out,
+                r#"<td style="background:{}" title="{}">"#,
+                colour(worst.map(|(_, f)| f.check)),
+                escape(&title)
+            );
+            if has_thumbnail(cell) {
+                let _ = write!(out, r#"<img src="{}" alt="">"#, thumbnail_name(cell));
+            }
+            match worst {
+                None => out.push('✓'),
+                Some((_, f)) => {
+                    let _ = write!(out, "{}", f.check.name());
+                }
+            }
+            out.push_str("</td>");
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</table></body></html>\n");
+    out
+}
+
+/// Writes `summary.json` and `index.html` into `dir` (created if missing).
+pub fn write(
+    dir: &Path,
+    cells: &[CellReport],
+    config: &ValidationConfig,
+    has_thumbnail: &dyn Fn(&CellReport) -> bool,
+) -> Result<Value, SaveError> {
+    let err = |source| SaveError {
+        path: dir.display().to_string(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(err)?;
+    let s = summary(cells, config);
+    atomic::write_atomic(
+        &dir.join("summary.json"),
+        crate::io::json::to_pretty_json(&s).as_bytes(),
+    )?;
+    atomic::write_atomic(
+        &dir.join("index.html"),
+        html(cells, &s, has_thumbnail).as_bytes(),
+    )?;
+    Ok(s)
+}

@@ -1,0 +1,273 @@
+//! What the particle IK does beyond reaching: delegated goals bend the spine, rotation goals
+//! turn end bodies, a folded spine is pulled back by anti-buckling, the root is placed by
+//! its goal, and the debug record shows both phases.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use anymorph::runtime::creature::Creature;
+use anymorph::runtime::eval::Goals;
+use anymorph::runtime::ik::{ConstraintKind, IkPhase, IkSolver};
+use anymorph::runtime::math::rotation_angle_between;
+use anymorph::runtime::pose::BodyPose;
+use glam::{Quat, Vec3};
+
+fn solve(c: &Creature, goals: &Goals) -> (Vec<BodyPose>, IkSolver) {
+    let mut solver = IkSolver::new(c);
+    let mut out = Vec::new();
+    solver.solve(c, goals, &mut out);
+    (out, solver)
+}
+
+/// The rotation of `b` relative to its parent, compared with rest.
+fn relative_turn(c: &Creature, pose: &[BodyPose], b: usize) -> f32 {
+    let p = c.parent(b).unwrap();
+    let now = pose[p].rotation.inverse() * pose[b].rotation;
+    let rest = c.body(p).rotation.inverse() * c.body(b).rotation;
+    rotation_angle_between(now, rest)
+}
+
+#[test]
+fn a_mouth_goal_bends_the_spine_and_the_mouth_stays_on_its_head() {
+    for name in ["biped", "quadruped", "raptor", "twoheaded"] {
+        let c = common::creature(name);
+        let mouth = (0..c.len())
+            .find(|&b| c.body(b).has_cap(&anymorph::runtime::creature::Cap::Mouth))
+            .unwrap();
+        let head = c.parent(mouth).unwrap();
+        // Nod the mouth forward about the root: the spine swings rather than shortens (one
+        // spine constraint may shrink only to 90 %).
+        let pivot = c.body(c.root()).position;
+        let goal = pivot + Quat::from_rotation_x(0.15) * (c.body(mouth).position - pivot);
+        let mut g = Goals::new(c.len());
+        g.set_position(mouth, goal, 1.0);
+        let (pose, solver) = solve(c, &g);
+        assert!(
+            pose[mouth].position.distance(goal) < 0.01 * c.size(),
+            "{name}: mouth missed"
+        );
+        assert!(
+            relative_turn(c, &pose, mouth) < 1e-4,
+            "{name}: the mouth pivoted on its head"
+        );
+        assert!(
+            pose[head].position.distance(c.body(head).position) > 0.02 * c.size(),
+            "{name}: the head stayed"
+        );
+        assert!(solver.has_ik()[mouth] && solver.has_ik()[head]);
+        assert!(
+            solver
+                .debug()
+                .particles
+                .iter()
+                .any(|p| p.phase == IkPhase::Spine && p.body == head)
+        );
+    }
+}
+
+#[test]
+fn rotation_goals_turn_end_bodies_by_their_weight() {
+    let c = common::creature("biped");
+    let hand = c.find("hand_l").unwrap();
+    let head = c.find("head").unwrap();
+    let turn = Quat::from_rotation_x(0.6);
+    for w in [1.0, 0.5] {
+        let mut g = Goals::new(c.len());
+        g.set_position(hand, c.body(hand).position + Vec3::new(0.0, 0.1, 0.2), 1.0);
+        g.set_rotation(hand, turn * c.body(hand).rotation, w);
+        g.set_rotation(head, turn * c.body(head).rotation, w);
+        let (pose, _) = solve(c, &g);
+        for b in [hand, head] {
+            let off = rotation_angle_between(pose[b].rotation, c.body(b).rotation);
+            assert!(
+                (off - 0.6 * w).abs() < 0.02,
+                "{} at weight {w}: {off}",
+                c.body(b).name
+            );
+        }
+    }
+}
+
+#[test]
+fn a_head_pulled_behind_the_back_is_held_by_anti_buckling() {
+    let c = common::creature("biped");
+    let head = c.find("head").unwrap();
+    let mut g = Goals::new(c.len());
+    g.set_position(head, Vec3::new(0.0, 0.9, -0.45), 1.0);
+    // Hands with goals put a free spine particle at the chest that can fold.
+    for hand in ["hand_l", "hand_r"] {
+        let b = c.find(hand).unwrap();
+        g.set_position(b, c.body(b).position, 1.0);
+    }
+    let (pose, solver) = solve(c, &g);
+    let d = solver.debug();
+    assert!(d.buckling_weight > 0.0, "buckling not detected");
+    assert!(
+        d.constraints
+            .iter()
+            .any(|k| k.kind == ConstraintKind::AntiBuckling)
+    );
+    assert!(pose.iter().all(BodyPose::is_finite));
+    // The spine bends back but keeps its bodies in order: no constraint flips over.
+    for k in d
+        .constraints
+        .iter()
+        .filter(|k| k.kind == ConstraintKind::Bone && k.phase == IkPhase::Spine)
+    {
+        assert!(k.length >= 0.89 * k.rest_length && k.length <= 1.21 * k.rest_length);
+    }
+}
+
+#[test]
+fn the_root_goes_where_its_goal_says_and_carries_the_rest_pose() {
+    for c in common::creatures() {
+        let root = c.root();
+        let at = c.body(root).position + Vec3::new(0.1, 0.2, -0.1);
+        let turn = Quat::from_rotation_y(0.7);
+        let mut g = Goals::new(c.len());
+        g.set_position(root, at, 1.0);
+        g.set_rotation(root, turn * c.body(root).rotation, 1.0);
+        let (pose, _) = solve(c, &g);
+        for (b, body) in c.bodies().iter().enumerate() {
+            let expected = at + turn * (body.position - c.body(root).position);
+            assert!(
+                pose[b].position.distance(expected) < 1e-4 * c.size(),
+                "{} {}",
+                c.name(),
+                body.name
+            );
+        }
+    }
+}
+
+#[test]
+fn the_debug_record_shows_both_phases() {
+    let c = common::creature("biped");
+    let mut g = Goals::new(c.len());
+    for (name, offset) in [
+        ("hand_l", Vec3::new(0.0, 0.3, 0.4)),
+        ("foot_r", Vec3::new(0.0, 0.2, 0.1)),
+        ("head", Vec3::new(0.0, -0.05, 0.1)),
+    ] {
+        let b = c.find(name).unwrap();
+        g.set_position(b, c.body(b).position + offset, 1.0);
+    }
+    let (_, solver) = solve(c, &g);
+    let d = solver.debug();
+    assert!(d.particles.iter().any(|p| p.phase == IkPhase::Spine));
+    assert!(d.particles.iter().any(|p| p.phase == IkPhase::Limb));
+    assert!(
+        d.constraints
+            .iter()
+            .any(|k| k.kind == ConstraintKind::SimplifiedLimb)
+    );
+    assert!(
+        d.constraints
+            .iter()
+            .any(|k| k.kind == ConstraintKind::Bone && k.phase == IkPhase::Limb)
+    );
+    assert!(
+        d.constraints
+            .iter()
+            .all(|k| k.a < d.particles.len() && k.b < d.particles.len())
+    );
+    assert!(d.iterations[0] > 0 && d.iterations[1] > 0);
+    assert!(d.phase_error[1] < 1e-3, "{:?}", d.phase_error);
+}
+
+/// A body and an arm whose hand forks into two two-bone fingers.
+fn forked_hand() -> Creature {
+    use anymorph::runtime::creature::{Cap, CreatureBuilder};
+    let mut b = CreatureBuilder::new("forked");
+    let v = Vec3::new;
+    b.bone(
+        "body",
+        None,
+        &[Cap::Root, Cap::Spine],
+        v(0.0, 1.0, 0.0),
+        v(0.0, 1.4, 0.0),
+        0.1,
+    )
+    .bone(
+        "arm",
+        Some("body"),
+        &[Cap::Limb],
+        v(0.1, 1.3, 0.0),
+        v(0.4, 1.3, 0.0),
+        0.03,
+    )
+    .bone(
+        "hand",
+        Some("arm"),
+        &[Cap::Grasper],
+        v(0.4, 1.3, 0.0),
+        v(0.5, 1.3, 0.0),
+        0.03,
+    )
+    .bone(
+        "finger_a",
+        Some("hand"),
+        &[Cap::Limb],
+        v(0.5, 1.3, 0.03),
+        v(0.6, 1.3, 0.03),
+        0.01,
+    )
+    .bone(
+        "tip_a",
+        Some("finger_a"),
+        &[Cap::Limb],
+        v(0.6, 1.3, 0.03),
+        v(0.66, 1.3, 0.03),
+        0.01,
+    )
+    .bone(
+        "finger_b",
+        Some("hand"),
+        &[Cap::Limb],
+        v(0.5, 1.3, -0.03),
+        v(0.6, 1.3, -0.03),
+        0.01,
+    )
+    .bone(
+        "tip_b",
+        Some("finger_b"),
+        &[Cap::Limb],
+        v(0.6, 1.3, -0.03),
+        v(0.66, 1.3, -0.03),
+        0.01,
+    );
+    b.build().unwrap()
+}
+
+#[test]
+fn sibling_ik_children_are_held_by_cross_constraints() {
+    let c = forked_hand();
+    let mut g = Goals::new(c.len());
+    let turn = Quat::from_rotation_z(0.4);
+    let shoulder = c.pivot(c.find("arm").unwrap());
+    for name in ["tip_a", "tip_b"] {
+        let b = c.find(name).unwrap();
+        g.set_position(b, shoulder + turn * (c.body(b).position - shoulder), 1.0);
+        g.set_rotation(b, turn * c.body(b).rotation, 1.0);
+    }
+    let (pose, solver) = solve(&c, &g);
+    assert!(
+        solver
+            .debug()
+            .constraints
+            .iter()
+            .any(|k| k.kind == ConstraintKind::Cross)
+    );
+    for name in ["tip_a", "tip_b"] {
+        let b = c.find(name).unwrap();
+        let (goal, _) = g.position(b).unwrap();
+        assert!(
+            pose[b].position.distance(goal) < 0.01 * c.limb_length(b),
+            "{name}"
+        );
+    }
+    // The fork turned as a whole: the hand's frame comes from its two finger axes.
+    let hand = c.find("hand").unwrap();
+    assert!(rotation_angle_between(pose[hand].rotation, turn * c.body(hand).rotation) < 0.02);
+}

@@ -1,0 +1,269 @@
+//! Particle IK properties on every sample creature: rest goals give the rest pose,
+//! reachable goals are reached, unreachable goals are reached toward without stretching a
+//! bone past its limit, and the same goals give the same pose whatever came before.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use anymorph::runtime::creature::{BodyId, Creature};
+use anymorph::runtime::eval::Goals;
+use anymorph::runtime::ik::{IkSolver, IkTuning};
+use anymorph::runtime::math::rotation_angle_between;
+use anymorph::runtime::pose::BodyPose;
+use glam::{Quat, Vec3};
+
+/// A small deterministic generator (splitmix64): the tests must fail the same way twice.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.unit()
+    }
+    fn index(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn direction(&mut self) -> Vec3 {
+        loop {
+            let v = Vec3::new(
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+            );
+            if (0.01..=1.0).contains(&v.length_squared()) {
+                return v.normalize();
+            }
+        }
+    }
+    fn rotation(&mut self, max_angle: f32) -> Quat {
+        Quat::from_axis_angle(self.direction(), self.range(-max_angle, max_angle))
+    }
+}
+
+fn solve(c: &Creature, goals: &Goals) -> Vec<BodyPose> {
+    let mut solver = IkSolver::new(c);
+    let mut out = Vec::new();
+    solver.solve(c, goals, &mut out);
+    out
+}
+
+/// The posed joint of a body: where its rest pivot went.
+fn joint(c: &Creature, pose: &[BodyPose], b: BodyId) -> Vec3 {
+    let body = c.body(b);
+    let local = body.rotation.inverse() * (body.position - c.pivot(b));
+    pose[b].position - pose[b].rotation * local
+}
+
+/// The first non-spine body on the path from the spine down to `b`.
+fn limb_root(c: &Creature, b: BodyId) -> Option<BodyId> {
+    let mut at = b;
+    while let Some(p) = c.parent(at) {
+        if c.is_spine(p) {
+            return (!c.is_spine(at)).then_some(at);
+        }
+        at = p;
+    }
+    None
+}
+
+/// Chain from the limb root down to `end`.
+fn chain(c: &Creature, end: BodyId) -> Vec<BodyId> {
+    let root = limb_root(c, end).unwrap();
+    let mut v = vec![end];
+    let mut at = end;
+    while at != root {
+        at = c.parent(at).unwrap();
+        v.push(at);
+    }
+    v.reverse();
+    v
+}
+
+/// Limb bodies with at least one joint between them and the spine.
+fn limb_ends(c: &Creature) -> Vec<BodyId> {
+    (0..c.len())
+        .filter(|&b| !c.is_spine(b) && limb_root(c, b).is_some_and(|r| r != b))
+        .collect()
+}
+
+#[test]
+fn rest_goals_give_the_rest_pose() {
+    let mut rng = Rng(7);
+    for c in common::creatures() {
+        let mut sets: Vec<Goals> = Vec::new();
+        let mut all = Goals::new(c.len());
+        for (b, body) in c.bodies().iter().enumerate() {
+            all.set_position(b, body.position, 1.0);
+            all.set_rotation(b, body.rotation, 1.0);
+        }
+        sets.push(all);
+        sets.push(Goals::new(c.len()));
+        for _ in 0..20 {
+            let mut g = Goals::new(c.len());
+            for (b, body) in c.bodies().iter().enumerate() {
+                match rng.index(4) {
+                    0 => g.set_position(b, body.position, rng.range(0.1, 1.0)),
+                    1 => g.set_rotation(b, body.rotation, rng.range(0.1, 1.0)),
+                    2 => {
+                        g.set_position(b, body.position, 1.0);
+                        g.set_rotation(b, body.rotation, 1.0);
+                    }
+                    _ => {}
+                }
+            }
+            sets.push(g);
+        }
+        for goals in &sets {
+            let pose = solve(c, goals);
+            for (b, body) in c.bodies().iter().enumerate() {
+                assert!(
+                    pose[b].position.distance(body.position) < 1e-4 * c.size(),
+                    "{} {}: {:?} vs {:?}",
+                    c.name(),
+                    body.name,
+                    pose[b].position,
+                    body.position
+                );
+                assert!(
+                    rotation_angle_between(pose[b].rotation, body.rotation) < 1e-3,
+                    "{} {}",
+                    c.name(),
+                    body.name
+                );
+            }
+        }
+    }
+}
+
+/// Bends a limb at a random joint and swings it about its root joint, so every bone keeps
+/// its length, and returns the end body's new centre and rotation.
+fn bent_goal(c: &Creature, end: BodyId, rng: &mut Rng) -> (Vec3, Quat) {
+    let chain = chain(c, end);
+    let bend_at = chain[rng.index(chain.len())];
+    let bend = rng.rotation(1.2);
+    let swing = rng.rotation(1.0);
+    let (hinge, shoulder) = (c.pivot(bend_at), c.pivot(chain[0]));
+    let mut centre = c.body(end).position;
+    let mut rotation = c.body(end).rotation;
+    centre = hinge + bend * (centre - hinge);
+    rotation = bend * rotation;
+    centre = shoulder + swing * (centre - shoulder);
+    rotation = swing * rotation;
+    (centre, rotation.normalize())
+}
+
+#[test]
+fn reachable_goals_are_reached_within_one_percent_of_the_limb() {
+    let mut rng = Rng(11);
+    let mut checked = 0;
+    for c in common::creatures() {
+        let ends = limb_ends(c);
+        if ends.is_empty() {
+            continue;
+        }
+        for _ in 0..60 {
+            let end = ends[rng.index(ends.len())];
+            let (centre, rotation) = bent_goal(c, end, &mut rng);
+            let mut goals = Goals::new(c.len());
+            goals.set_position(end, centre, 1.0);
+            goals.set_rotation(end, rotation, 1.0);
+            let pose = solve(c, &goals);
+            let error = pose[end].position.distance(centre);
+            let limit = 0.01 * c.limb_length(end);
+            assert!(
+                error <= limit,
+                "{} {}: missed by {error} (limit {limit})",
+                c.name(),
+                c.body(end).name
+            );
+            assert!(rotation_angle_between(pose[end].rotation, rotation) < 1e-3);
+            checked += 1;
+        }
+    }
+    assert!(checked > 500);
+}
+
+#[test]
+fn unreachable_goals_are_reached_toward_without_overstretching() {
+    let mut rng = Rng(13);
+    let tuning = IkTuning::default();
+    for c in common::creatures() {
+        let ends = limb_ends(c);
+        if ends.is_empty() {
+            continue;
+        }
+        for _ in 0..30 {
+            let end = ends[rng.index(ends.len())];
+            let rest = c.body(end).position;
+            let goal = rest + rng.direction() * (2.0 + 3.0 * rng.unit()) * c.limb_length(end);
+            let mut goals = Goals::new(c.len());
+            goals.set_position(end, goal, 1.0);
+            let pose = solve(c, &goals);
+            assert!(
+                pose[end].position.distance(goal) < rest.distance(goal) - 1e-3 * c.size(),
+                "{} {} did not reach toward its goal",
+                c.name(),
+                c.body(end).name
+            );
+            for &b in &chain(c, end)[1..] {
+                let p = c.parent(b).unwrap();
+                let rest_len = c.pivot(b).distance(c.pivot(p));
+                let len = joint(c, &pose, b).distance(joint(c, &pose, p));
+                assert!(
+                    len <= rest_len * tuning.limb.max_stretch + 1e-4 * c.size(),
+                    "{} {}: bone {} stretched to {len} from {rest_len}",
+                    c.name(),
+                    c.body(end).name,
+                    c.body(p).name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_same_goals_give_the_same_pose_whatever_came_before() {
+    let mut rng = Rng(17);
+    for c in common::creatures() {
+        let ends = limb_ends(c);
+        let mut fixed = Goals::new(c.len());
+        for _ in 0..3.min(ends.len()) {
+            let end = ends[rng.index(ends.len())];
+            let (centre, _) = bent_goal(c, end, &mut rng);
+            fixed.set_position(end, centre, 1.0);
+        }
+        let fresh = solve(c, &fixed);
+        let mut solver = IkSolver::new(c);
+        let mut out = Vec::new();
+        for _ in 0..40 {
+            let mut g = Goals::new(c.len());
+            for _ in 0..4 {
+                let b = rng.index(c.len());
+                let at = c.body(b).position + rng.direction() * rng.range(0.0, 1.0) * c.size();
+                g.set_position(b, at, rng.range(0.1, 1.0));
+                g.set_rotation(b, rng.rotation(3.0), rng.range(0.1, 1.0));
+            }
+            solver.solve(c, &g, &mut out);
+        }
+        solver.solve(c, &fixed, &mut out);
+        for (b, (x, y)) in out.iter().zip(&fresh).enumerate() {
+            assert!(
+                x.position.distance(y.position) <= 1e-5
+                    && x.rotation.dot(y.rotation).abs() >= 1.0 - 1e-6,
+                "{} {}",
+                c.name(),
+                c.body(b).name
+            );
+        }
+    }
+}

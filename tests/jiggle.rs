@@ -1,0 +1,198 @@
+//! Jiggles on every sample creature: strictly passive (bodies with IK are bit-identical with
+//! jiggles on or off), deterministic, settling to the animated pose when the motion stops,
+//! held by `dt = 0`, and finite under random motion, huge steps and teleports.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use anymorph::runtime::creature::{Cap, Creature};
+use anymorph::runtime::eval::Goals;
+use anymorph::runtime::ik::IkTuning;
+use anymorph::runtime::math::rotation_angle_between;
+use anymorph::runtime::pipeline::PoseStage;
+use anymorph::runtime::pose::BodyPose;
+use glam::{Quat, Vec3};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn stage(c: &Creature, jiggle: bool) -> PoseStage {
+    let mut tuning = IkTuning::default();
+    tuning.jiggle.enabled = jiggle;
+    PoseStage::with_tuning(c, tuning)
+}
+
+/// Goals at time `t`: the graspers and feet swing, the root bobs and turns — keyed motion
+/// that leaves tails, heads and other bodies to the jiggles.
+fn goals_at(c: &Creature, t: f32) -> Goals {
+    let mut g = Goals::new(c.len());
+    let root = c.root();
+    let s = c.size();
+    g.set_position(
+        root,
+        c.body(root).position + Vec3::new((t * 3.0).sin() * 0.1, (t * 5.0).sin() * 0.05, 0.0) * s,
+        1.0,
+    );
+    g.set_rotation(
+        root,
+        Quat::from_rotation_y((t * 2.5).sin() * 0.5)
+            * Quat::from_rotation_z((t * 4.0).cos() * 0.2)
+            * c.body(root).rotation,
+        1.0,
+    );
+    for b in 0..c.len() {
+        let body = c.body(b);
+        if !c.is_spine(b) && (body.has_cap(&Cap::Grasper) || body.has_cap(&Cap::Foot)) {
+            let l = c.limb_length(b).max(0.05 * s);
+            let wave =
+                Vec3::new(0.0, (t * 6.0 + b as f32).sin(), (t * 4.0 + b as f32).cos()) * 0.3 * l;
+            g.set_position(b, body.position + wave, 1.0);
+        }
+    }
+    g
+}
+
+fn has_jiggle_bodies(st: &PoseStage) -> bool {
+    st.has_ik().iter().any(|&h| !h)
+}
+
+#[test]
+fn jiggles_never_move_a_body_with_ik() {
+    for c in common::creatures() {
+        let (mut on, mut off) = (stage(c, true), stage(c, false));
+        for i in 0..120 {
+            let g = goals_at(c, i as f32 * DT);
+            let a = on.run(c, &g, DT).to_vec();
+            let b = off.run(c, &g, DT).to_vec();
+            for (body, &ik) in on.has_ik().iter().enumerate() {
+                if ik {
+                    assert_eq!(
+                        a[body],
+                        b[body],
+                        "{} {} frame {i}",
+                        c.name(),
+                        c.body(body).name
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn jiggles_move_what_the_clip_leaves_alone() {
+    let mut moved = 0;
+    for c in common::creatures() {
+        let (mut on, mut off) = (stage(c, true), stage(c, false));
+        let mut most = 0.0f32;
+        for i in 0..120 {
+            let g = goals_at(c, i as f32 * DT);
+            let a = on.run(c, &g, DT).to_vec();
+            let b = off.run(c, &g, DT).to_vec();
+            for (x, y) in a.iter().zip(&b) {
+                most = most.max(rotation_angle_between(x.rotation, y.rotation));
+            }
+        }
+        if has_jiggle_bodies(&on) && most > 0.01 {
+            moved += 1;
+        }
+    }
+    assert!(moved >= 12, "jiggles visibly moved only {moved} creatures");
+}
+
+#[test]
+fn the_same_frames_give_the_same_jiggles() {
+    for c in common::creatures() {
+        let (mut a, mut b) = (stage(c, true), stage(c, true));
+        for i in 0..90 {
+            let g = goals_at(c, i as f32 * DT);
+            let dt = if i % 7 == 3 { 0.05 } else { DT };
+            assert_eq!(a.run(c, &g, dt), b.run(c, &g, dt), "{} frame {i}", c.name());
+        }
+    }
+}
+
+fn assert_near(c: &Creature, a: &[BodyPose], b: &[BodyPose], what: &str) {
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        assert!(
+            x.position.distance(y.position) < 1e-3 * c.size()
+                && rotation_angle_between(x.rotation, y.rotation) < 2e-3,
+            "{} {}: {what}",
+            c.name(),
+            c.body(i).name
+        );
+    }
+}
+
+#[test]
+fn jiggles_settle_to_the_animated_pose_when_the_motion_stops() {
+    for c in common::creatures() {
+        let (mut on, mut off) = (stage(c, true), stage(c, false));
+        for i in 0..90 {
+            on.run(c, &goals_at(c, i as f32 * DT), DT);
+        }
+        let still = goals_at(c, 1.5);
+        for _ in 0..(6.0 / DT) as usize {
+            on.run(c, &still, DT);
+        }
+        let animated = off.run(c, &still, DT).to_vec();
+        assert_near(c, on.pose(), &animated, "did not settle");
+    }
+}
+
+#[test]
+fn a_zero_step_holds_the_jiggles() {
+    for c in common::creatures() {
+        let mut st = stage(c, true);
+        let mut g = goals_at(c, 0.0);
+        for i in 0..40 {
+            g = goals_at(c, i as f32 * DT);
+            st.run(c, &g, DT);
+        }
+        let held = st.pose().to_vec();
+        for _ in 0..5 {
+            assert_eq!(st.run(c, &g, 0.0), held.as_slice(), "{}", c.name());
+        }
+    }
+}
+
+#[test]
+fn random_motion_huge_steps_and_teleports_stay_finite_and_bounded() {
+    let tuning = IkTuning::default();
+    for c in common::creatures() {
+        let (mut st, mut off) = (stage(c, true), stage(c, false));
+        let mut seed = 0x2545_F491_4F6C_DD1Du64 ^ c.len() as u64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        for i in 0..200 {
+            let mut g = goals_at(c, rand() * 10.0);
+            if i % 37 == 5 {
+                // Teleport the root far away and back.
+                g.set_position(c.root(), Vec3::splat(1e6 * (rand() - 0.5)), 1.0);
+            }
+            let dt = match i % 11 {
+                0 => 1e6,
+                1 => 0.0,
+                2 => 1e-7,
+                3 => f32::NAN,
+                _ => rand() * 0.2,
+            };
+            let pose = st.run(c, &g, dt).to_vec();
+            let rigid = off.run(c, &g, 0.0).to_vec();
+            for (b, (p, r)) in pose.iter().zip(&rigid).enumerate() {
+                assert!(p.is_finite(), "{} {} frame {i}", c.name(), c.body(b).name);
+                assert!(
+                    rotation_angle_between(p.rotation, r.rotation)
+                        <= tuning.jiggle.max_angle * 8.0 + 1e-3,
+                    "{} {} swung too far",
+                    c.name(),
+                    c.body(b).name
+                );
+            }
+        }
+    }
+}

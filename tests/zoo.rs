@@ -1,0 +1,82 @@
+//! The random creature zoo: always valid, deterministic, diverse, standing on the ground.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use anymorph::io::creature_to_string;
+use anymorph::runtime::creature::Cap;
+use anymorph::runtime::math::Aabb;
+use std::collections::BTreeSet;
+
+#[test]
+fn five_hundred_seeds_give_valid_varied_creatures_on_the_ground() {
+    let mut legs = BTreeSet::new();
+    let mut graspers = BTreeSet::new();
+    let mut heads = BTreeSet::new();
+    let mut spines = BTreeSet::new();
+    let (mut tails, mut wings, mut forks, mut floaters) = (0, 0, 0, 0);
+    for seed in 0..500u64 {
+        let c = anymorph::zoo::generate(seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(c.len() <= 120, "seed {seed}: {} bodies", c.len());
+        // A forked leg is one leg with two feet: count legs by where they leave the body.
+        let leg_roots: BTreeSet<_> = c.legs().iter().map(|l| l.chain[0]).collect();
+        legs.insert(leg_roots.len());
+        graspers.insert(c.count_cap(&Cap::Grasper));
+        heads.insert(c.count_cap(&Cap::Head));
+        spines.insert(
+            c.bodies()
+                .iter()
+                .filter(|b| b.name.starts_with("spine_"))
+                .count(),
+        );
+        tails += usize::from(c.count_cap(&Cap::Tail) > 0);
+        wings += usize::from(c.count_cap(&Cap::Wing) > 0);
+        forks += usize::from(leg_roots.len() < c.legs().len());
+        floaters +=
+            usize::from(c.legs().is_empty() && c.bounds().min.y > 0.1 * c.bounds().size().y);
+        for b in 0..c.len() {
+            let body = c.body(b);
+            let lowest = Aabb::of_oriented_box(body.position, body.rotation, body.half_extents)
+                .min
+                .y;
+            assert!(
+                lowest >= -0.002 * c.size().max(1.0),
+                "seed {seed}: {} is under the ground ({lowest})",
+                body.name
+            );
+            if body.has_cap(&Cap::Foot) {
+                assert!(
+                    lowest.abs() < 0.002,
+                    "seed {seed}: foot {} floats at {lowest}",
+                    body.name
+                );
+            }
+            if body.has_cap(&Cap::Grasper) {
+                assert!(
+                    lowest > 0.01 * c.size(),
+                    "seed {seed}: grasper {} drags on the ground",
+                    body.name
+                );
+            }
+        }
+        if seed < 20 {
+            let again = anymorph::zoo::generate(seed).unwrap();
+            assert_eq!(
+                creature_to_string(&again),
+                creature_to_string(&c),
+                "seed {seed} is not deterministic"
+            );
+        }
+    }
+    assert_eq!(legs.iter().min(), Some(&0));
+    assert_eq!(legs.iter().max(), Some(&8));
+    assert!(
+        graspers.contains(&0) && graspers.contains(&6),
+        "{graspers:?}"
+    );
+    assert_eq!(heads, (0..=3).collect(), "{heads:?}");
+    assert!(spines.contains(&3) && spines.contains(&12), "{spines:?}");
+    assert!(
+        tails > 100 && wings > 30 && forks > 10 && floaters > 5,
+        "tails {tails} wings {wings} forks {forks} floaters {floaters}"
+    );
+}
