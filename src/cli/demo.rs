@@ -1,11 +1,11 @@
-//! `anymorph` with no arguments, until the editor exists.
+//! `anymorph` with no arguments in a build without the editor: a tour of the samples.
 
 use crate::io::load_project;
 use crate::runtime::bind::bind;
 use anyhow::Result;
 use std::path::Path;
 
-/// `anymorph` with no arguments, until the editor exists: a short tour of the sample project.
+/// `anymorph` with no arguments and no editor: a short tour of the sample project.
 pub(super) fn demo() -> Result<()> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/sample.project.json");
     let project = load_project(&path)?;

@@ -2,11 +2,13 @@
 
 mod bake;
 mod bench;
+#[cfg(not(feature = "editor"))]
 mod demo;
 mod eval;
 mod export;
 mod generate;
 mod info;
+mod open;
 mod query;
 mod solve;
 mod validate;
@@ -34,6 +36,16 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Open the editor on a project (no subcommand: the sample project).
+    Open {
+        project: PathBuf,
+        /// Measure this many frames of playback in the real window, print frame times, close.
+        #[arg(long)]
+        bench_frames: Option<usize>,
+        /// With --bench-frames: fill the preview to this many creatures from the samples.
+        #[arg(long, requires = "bench_frames")]
+        bench_creatures: Option<usize>,
+    },
     /// Bodies, caps, root, legs and bounds of a creature.
     Info {
         creature: PathBuf,
@@ -186,7 +198,20 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        None => demo::demo(),
+        None => open::open(open::OpenArgs {
+            project: None,
+            bench_frames: None,
+            bench_creatures: None,
+        }),
+        Some(Command::Open {
+            project,
+            bench_frames,
+            bench_creatures,
+        }) => open::open(open::OpenArgs {
+            project: Some(project),
+            bench_frames,
+            bench_creatures,
+        }),
         Some(Command::Info { creature, json }) => info::info(&creature, json),
         Some(Command::Query {
             creature,

@@ -139,7 +139,21 @@ impl Pipeline {
 
     /// Runs one frame; returns every body's pose in character space.
     pub fn run(&mut self, clip: &Clip, creature: &Creature, input: &EvalInput) -> &[BodyPose] {
-        self.plan.evaluate(clip, creature, input, &mut self.goals);
+        self.run_timed(clip, creature, input, None)
+    }
+
+    /// [`Pipeline::run`], adding the time of each stage to `times` when given (the
+    /// editor's status bar).
+    pub fn run_timed(
+        &mut self,
+        clip: &Clip,
+        creature: &Creature,
+        input: &EvalInput,
+        mut times: Option<&mut StageTimes>,
+    ) -> &[BodyPose] {
+        self.plan
+            .evaluate_timed(clip, creature, input, &mut self.goals, times.as_deref_mut());
+        let mut watch = Stopwatch::start(times.is_some());
         // A creature previewed in place stands on its feet exactly as a game character
         // that is not moving does.
         let gait = GaitInput {
@@ -151,7 +165,11 @@ impl Pipeline {
             layers: &self.gait_layers,
         };
         self.gait.update(creature, &gait, &mut self.goals);
-        self.stage.run(creature, &self.goals, input.dt_secs)
+        if let Some(t) = times.as_deref_mut() {
+            watch.lap(&mut t.gait);
+        }
+        self.stage
+            .run_timed(creature, &self.goals, input.dt_secs, times)
     }
 
     /// The goals of the last frame run.

@@ -1,0 +1,344 @@
+//! Every user action as one enum (rerun's `UICommand`): menus, keyboard shortcuts, buttons
+//! and the Help list all come from here. Panels push commands while they lay out; the app
+//! applies them after layout, so no panel mutates shared state mid-frame.
+
+use egui::{Key, KeyboardShortcut, Modifiers};
+use std::path::PathBuf;
+
+/// A user action. Variants without data appear in menus and the shortcut list
+/// ([`Command::ALL`]); variants with data come from panels (a row's button, a combo box).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    // File
+    OpenProject,
+    ReloadProject,
+    AddCreatureFromFile,
+    Quit,
+    // Edit
+    Deselect,
+    RemoveSelectedCreature,
+    ResetTarget,
+    // View
+    FrameAll,
+    FrameSelected,
+    ToggleJoints,
+    ToggleGoals,
+    ToggleIk,
+    ToggleCurve,
+    ToggleTarget,
+    ToggleLabels,
+    ToggleGround,
+    ToggleChannelPanel,
+    ToggleRosterPanel,
+    ToggleTimelinePanel,
+    ResetLayout,
+    // Playback
+    TogglePlay,
+    StepForward,
+    StepBack,
+    GoToStart,
+    GoToEnd,
+    ToggleLoop,
+    NextClip,
+    PreviousClip,
+    // Help
+    ShowShortcuts,
+    ShowAbout,
+
+    // With data: from panels.
+    OpenProjectPath(PathBuf),
+    AddCreature(PathBuf),
+    RemoveCreature(usize),
+    SetVariant {
+        creature: usize,
+        variant: usize,
+    },
+    SetActiveClip(usize),
+    ToggleChannelMute(usize),
+    SetActiveChannel(Option<usize>),
+    Select(Option<Selection>),
+    SetTime(f32),
+    SetSpeed(f32),
+    /// External target 0 in character space.
+    SetTarget(glam::Vec3),
+}
+
+/// What the animator has picked: a creature, and optionally one of its bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    pub creature: usize,
+    pub body: Option<usize>,
+}
+
+/// The menu a command sits in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Menu {
+    File,
+    Edit,
+    View,
+    Playback,
+    Help,
+}
+
+impl Command {
+    /// Every command without data, in menu order.
+    pub const ALL: &'static [Command] = &[
+        Command::OpenProject,
+        Command::ReloadProject,
+        Command::AddCreatureFromFile,
+        Command::Quit,
+        Command::Deselect,
+        Command::RemoveSelectedCreature,
+        Command::ResetTarget,
+        Command::FrameAll,
+        Command::FrameSelected,
+        Command::ToggleJoints,
+        Command::ToggleGoals,
+        Command::ToggleIk,
+        Command::ToggleCurve,
+        Command::ToggleTarget,
+        Command::ToggleLabels,
+        Command::ToggleGround,
+        Command::ToggleChannelPanel,
+        Command::ToggleRosterPanel,
+        Command::ToggleTimelinePanel,
+        Command::ResetLayout,
+        Command::TogglePlay,
+        Command::StepBack,
+        Command::StepForward,
+        Command::GoToStart,
+        Command::GoToEnd,
+        Command::ToggleLoop,
+        Command::PreviousClip,
+        Command::NextClip,
+        Command::ShowShortcuts,
+        Command::ShowAbout,
+    ];
+
+    /// What menus, buttons and the Help list call the command.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Command::OpenProject => "Open Project…",
+            Command::ReloadProject => "Reload Project",
+            Command::AddCreatureFromFile => "Add Creature from File…",
+            Command::Quit => "Quit",
+            Command::Deselect => "Deselect",
+            Command::RemoveSelectedCreature => "Remove Selected Creature",
+            Command::ResetTarget => "Reset Target",
+            Command::FrameAll => "Frame All",
+            Command::FrameSelected => "Frame Selected",
+            Command::ToggleJoints => "Joints and Bones",
+            Command::ToggleGoals => "Goals",
+            Command::ToggleIk => "IK Particles and Constraints",
+            Command::ToggleCurve => "Active Channel Curve",
+            Command::ToggleTarget => "External Target",
+            Command::ToggleLabels => "Creature Names",
+            Command::ToggleGround => "Ground and Shadows",
+            Command::ToggleChannelPanel => "Channels Panel",
+            Command::ToggleRosterPanel => "Creatures Panel",
+            Command::ToggleTimelinePanel => "Timeline Panel",
+            Command::ResetLayout => "Reset Layout",
+            Command::TogglePlay => "Play / Pause",
+            Command::StepForward => "Next Frame",
+            Command::StepBack => "Previous Frame",
+            Command::GoToStart => "Go to Start",
+            Command::GoToEnd => "Go to End",
+            Command::ToggleLoop => "Loop Playback",
+            Command::NextClip => "Next Clip",
+            Command::PreviousClip => "Previous Clip",
+            Command::ShowShortcuts => "Keyboard Shortcuts",
+            Command::ShowAbout => "About Anymorph",
+            Command::OpenProjectPath(_) => "Open Project",
+            Command::AddCreature(_) => "Add Creature",
+            Command::RemoveCreature(_) => "Remove Creature",
+            Command::SetVariant { .. } => "Set Variant",
+            Command::SetActiveClip(_) => "Set Active Clip",
+            Command::ToggleChannelMute(_) => "Mute Channel",
+            Command::SetActiveChannel(_) => "Set Active Channel",
+            Command::Select(_) => "Select",
+            Command::SetTime(_) => "Set Time",
+            Command::SetSpeed(_) => "Set Playback Speed",
+            Command::SetTarget(_) => "Move Target",
+        }
+    }
+
+    /// A one-line explanation for tooltips and the Help list.
+    pub fn tooltip(&self) -> &'static str {
+        match self {
+            Command::OpenProject => "Open a *.project.json",
+            Command::ReloadProject => "Load the project again from disk",
+            Command::AddCreatureFromFile => "Preview the clip on one more creature file",
+            Command::Quit => "Close the editor",
+            Command::Deselect => "Clear the selection",
+            Command::RemoveSelectedCreature => "Take the selected creature out of the preview",
+            Command::ResetTarget => "Put the external target back where the project has it",
+            Command::FrameAll => "Fit every creature in the viewport",
+            Command::FrameSelected => "Fit the selected body or creature in the viewport",
+            Command::ToggleJoints => "Show joints and the bones between them",
+            Command::ToggleGoals => "Show the goals the clip asks of each body",
+            Command::ToggleIk => "Show the IK solver's particles and length constraints",
+            Command::ToggleCurve => "Draw the active channel's curve in space on every creature",
+            Command::ToggleTarget => {
+                "Show the external target handle; drag it to drive reach and look-at channels"
+            }
+            Command::ToggleLabels => "Name every creature in the viewport",
+            Command::ToggleGround => "Show the ground grid and contact shadows",
+            Command::ToggleChannelPanel => "Show the clip's channels on the left",
+            Command::ToggleRosterPanel => "Show the creatures on the right",
+            Command::ToggleTimelinePanel => "Show the timeline at the bottom",
+            Command::ResetLayout => "Show every panel at its default size",
+            Command::TogglePlay => "Start or stop playback",
+            Command::StepForward => "Advance one frame of the clip",
+            Command::StepBack => "Go back one frame of the clip",
+            Command::GoToStart => "Jump to the clip's first frame",
+            Command::GoToEnd => "Jump to the clip's last frame",
+            Command::ToggleLoop => "Start over at the end instead of stopping",
+            Command::NextClip => "Preview the next clip of the project",
+            Command::PreviousClip => "Preview the previous clip of the project",
+            Command::ShowShortcuts => "List every command with its shortcut",
+            Command::ShowAbout => "What Anymorph is",
+            _ => "",
+        }
+    }
+
+    /// The keyboard shortcut, if the command has one. Navigation follows Maya and Blender
+    /// (F frame selected, A / Home frame all, Space play, arrows step).
+    pub fn shortcut(&self) -> Option<KeyboardShortcut> {
+        let key = |key| Some(KeyboardShortcut::new(Modifiers::NONE, key));
+        let with = |modifiers, key| Some(KeyboardShortcut::new(modifiers, key));
+        match self {
+            Command::OpenProject => with(Modifiers::COMMAND, Key::O),
+            Command::ReloadProject => with(Modifiers::COMMAND | Modifiers::SHIFT, Key::R),
+            Command::AddCreatureFromFile => with(Modifiers::COMMAND | Modifiers::SHIFT, Key::A),
+            Command::Quit => with(Modifiers::COMMAND, Key::Q),
+            Command::Deselect => key(Key::Escape),
+            Command::FrameAll => key(Key::A),
+            Command::FrameSelected => key(Key::F),
+            Command::ToggleJoints => with(Modifiers::ALT, Key::J),
+            Command::ToggleGoals => with(Modifiers::ALT, Key::G),
+            Command::ToggleIk => with(Modifiers::ALT, Key::I),
+            Command::ToggleCurve => with(Modifiers::ALT, Key::C),
+            Command::ToggleTarget => with(Modifiers::ALT, Key::T),
+            Command::ToggleLabels => with(Modifiers::ALT, Key::N),
+            Command::TogglePlay => key(Key::Space),
+            Command::StepForward => key(Key::ArrowRight),
+            Command::StepBack => key(Key::ArrowLeft),
+            Command::GoToStart => with(Modifiers::SHIFT, Key::ArrowLeft),
+            Command::GoToEnd => with(Modifiers::SHIFT, Key::ArrowRight),
+            Command::NextClip => key(Key::PageDown),
+            Command::PreviousClip => key(Key::PageUp),
+            Command::ShowShortcuts => key(Key::F1),
+            _ => None,
+        }
+    }
+
+    /// A second shortcut some users' hands expect (Blender's Home for frame all).
+    pub fn alternate_shortcut(&self) -> Option<KeyboardShortcut> {
+        match self {
+            Command::FrameAll => Some(KeyboardShortcut::new(Modifiers::NONE, Key::Home)),
+            _ => None,
+        }
+    }
+
+    pub fn menu(&self) -> Option<Menu> {
+        use Command as C;
+        Some(match self {
+            C::OpenProject | C::ReloadProject | C::AddCreatureFromFile | C::Quit => Menu::File,
+            C::Deselect | C::RemoveSelectedCreature | C::ResetTarget => Menu::Edit,
+            C::FrameAll
+            | C::FrameSelected
+            | C::ToggleJoints
+            | C::ToggleGoals
+            | C::ToggleIk
+            | C::ToggleCurve
+            | C::ToggleTarget
+            | C::ToggleLabels
+            | C::ToggleGround
+            | C::ToggleChannelPanel
+            | C::ToggleRosterPanel
+            | C::ToggleTimelinePanel
+            | C::ResetLayout => Menu::View,
+            C::TogglePlay
+            | C::StepForward
+            | C::StepBack
+            | C::GoToStart
+            | C::GoToEnd
+            | C::ToggleLoop
+            | C::NextClip
+            | C::PreviousClip => Menu::Playback,
+            C::ShowShortcuts | C::ShowAbout => Menu::Help,
+            _ => return None,
+        })
+    }
+}
+
+/// Commands pushed during a frame, applied after layout.
+#[derive(Debug, Default)]
+pub struct CommandQueue {
+    pending: Vec<Command>,
+}
+
+impl CommandQueue {
+    pub fn push(&mut self, command: Command) {
+        log::trace!("command {command:?}");
+        self.pending.push(command);
+    }
+
+    pub fn take(&mut self) -> Vec<Command> {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// Pushes every command whose shortcut was pressed this frame, consuming the key so the
+    /// focused widget does not also act on it (Space would otherwise press a focused button
+    /// as well as toggle playback). Nothing is taken while a text field has the keyboard.
+    pub fn push_shortcuts(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        // Longer modifier sets first, so Shift+Left is not also read as Left.
+        let mut bound: Vec<(KeyboardShortcut, &Command)> = Command::ALL
+            .iter()
+            .flat_map(|c| {
+                [c.shortcut(), c.alternate_shortcut()]
+                    .into_iter()
+                    .flatten()
+                    .map(move |s| (s, c))
+            })
+            .collect();
+        bound.sort_by_key(|(s, _)| std::cmp::Reverse(modifier_count(s.modifiers)));
+        for (shortcut, command) in bound {
+            if ctx.input_mut(|i| i.consume_shortcut(&shortcut)) {
+                self.push(command.clone());
+            }
+        }
+    }
+}
+
+fn modifier_count(m: Modifiers) -> u32 {
+    u32::from(m.alt) + u32::from(m.ctrl) + u32::from(m.shift) + u32::from(m.command || m.mac_cmd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_command_has_a_label_a_tooltip_and_a_menu() {
+        for c in Command::ALL {
+            assert!(!c.label().is_empty());
+            assert!(!c.tooltip().is_empty(), "{c:?}");
+            assert!(c.menu().is_some(), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn no_two_commands_share_a_shortcut() {
+        let mut seen = Vec::new();
+        for c in Command::ALL {
+            for s in [c.shortcut(), c.alternate_shortcut()].into_iter().flatten() {
+                assert!(!seen.contains(&s), "{c:?} reuses {s:?}");
+                seen.push(s);
+            }
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! The left panel: which clip plays, what it is for, and its channels. Clicking a channel
+//! makes it active (its curve is drawn in space); its checkbox mutes it, live.
+
+use crate::editor::command::{Command, CommandQueue};
+use crate::editor::document::Document;
+use crate::runtime::clip::{Channel, Predicate};
+use crate::runtime::movement::{PositionMode, RotationMode, ScaleMode};
+use egui::{Color32, RichText};
+
+/// The channel list.
+#[derive(Debug, Default)]
+pub struct ChannelPanel;
+
+impl ChannelPanel {
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        doc: &Document,
+        active_channel: Option<usize>,
+        commands: &mut CommandQueue,
+    ) {
+        let heading = ui.heading("Clip");
+        let current = doc.clip().map_or("(none)", |c| c.name.as_str());
+        egui::ComboBox::from_id_salt("active clip")
+            .selected_text(current)
+            .width(ui.available_width() - 8.0)
+            .show_ui(ui, |ui| {
+                for (i, clip) in doc.clips.iter().enumerate() {
+                    if ui
+                        .selectable_label(i == doc.active_clip, &clip.name)
+                        .on_hover_text(&clip.intent)
+                        .clicked()
+                    {
+                        commands.push(Command::SetActiveClip(i));
+                    }
+                }
+            })
+            .response
+            .labelled_by(heading.id)
+            .on_hover_text("The clip playing on every creature (PageUp / PageDown)");
+        let Some(clip) = doc.clip() else {
+            ui.label("The project has no clips.");
+            return;
+        };
+        if !clip.intent.is_empty() {
+            ui.label(RichText::new(&clip.intent).italics().weak());
+        }
+        ui.label(RichText::new(format!(
+            "{:.2} s at {} fps{}",
+            clip.duration_secs,
+            clip.fps,
+            if clip.looping { ", loops" } else { "" }
+        )));
+        if !clip.branches.is_empty() {
+            let branches: Vec<String> = clip
+                .branches
+                .iter()
+                .map(|b| {
+                    let name = predicate_text(&b.predicate);
+                    if b.expect {
+                        name
+                    } else {
+                        format!("not {name}")
+                    }
+                })
+                .collect();
+            ui.label(RichText::new(format!("plays if: {}", branches.join(", "))));
+        }
+        ui.separator();
+        ui.heading("Channels");
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for (i, channel) in clip.channels.iter().enumerate() {
+                    channel_row(ui, i, channel, active_channel == Some(i), commands);
+                }
+            });
+    }
+}
+
+fn channel_row(
+    ui: &mut egui::Ui,
+    index: usize,
+    channel: &Channel,
+    active: bool,
+    commands: &mut CommandQueue,
+) {
+    ui.horizontal(|ui| {
+        let mut enabled = !channel.muted;
+        if ui
+            .checkbox(&mut enabled, "")
+            .on_hover_text("Play this channel (unchecked: muted)")
+            .changed()
+        {
+            commands.push(Command::ToggleChannelMute(index));
+        }
+        let name = if channel.muted {
+            RichText::new(&channel.name).strikethrough().weak()
+        } else {
+            RichText::new(&channel.name).strong()
+        };
+        if ui
+            .selectable_label(active, name)
+            .on_hover_text("Make active: its curve is drawn on every creature")
+            .clicked()
+        {
+            commands.push(Command::SetActiveChannel(if active {
+                None
+            } else {
+                Some(index)
+            }));
+        }
+        if channel.require {
+            ui.label(RichText::new("required").color(Color32::from_rgb(230, 180, 90)));
+        }
+    });
+    ui.indent(("channel details", index), |ui| {
+        ui.label(RichText::new(channel.context.to_string()).weak());
+        ui.label(RichText::new(mode_summary(channel)).weak());
+    });
+}
+
+/// "upright spine", "≥ 2 × grasper" and the like.
+fn predicate_text(p: &Predicate) -> String {
+    match p {
+        Predicate::UprightSpine => "upright spine".into(),
+        Predicate::HasGraspers => "has graspers".into(),
+        Predicate::HasFeet => "has feet".into(),
+        Predicate::HasCap(cap) => format!("has a {cap}"),
+        Predicate::MinCount { cap, count } => format!("at least {count} × {cap}"),
+    }
+}
+
+/// "position rest-relative × limb length, rotation absolute" and the like.
+fn mode_summary(channel: &Channel) -> String {
+    let mut parts = Vec::new();
+    if channel.position.is_some() {
+        let mode = match channel.mode.position {
+            PositionMode::Absolute => "absolute",
+            PositionMode::RestRelative => "rest-relative",
+            PositionMode::GroundRelative => "ground-relative",
+            PositionMode::SecondaryRelative => "toward target",
+            PositionMode::SecondaryDirectional => "aimed at target",
+        };
+        let scale = match channel.mode.scale {
+            ScaleMode::None => "",
+            ScaleMode::CreatureSize => " × creature size",
+            ScaleMode::LimbLength => " × limb length",
+        };
+        parts.push(format!("position {mode}{scale}"));
+    }
+    if channel.rotation.is_some() {
+        let mode = match channel.mode.rotation {
+            RotationMode::Absolute => "absolute",
+            RotationMode::RestRelative => "rest-relative",
+            RotationMode::LookAt => "look-at",
+        };
+        parts.push(format!("rotation {mode}"));
+    }
+    if !channel.deforms.is_empty() {
+        parts.push(format!("{} deform(s)", channel.deforms.len()));
+    }
+    if channel.variant.single {
+        parts.push("one body per variant".into());
+    }
+    if parts.is_empty() {
+        "no curves".into()
+    } else {
+        parts.join(", ")
+    }
+}

@@ -1,0 +1,384 @@
+//! Turns the document and the live preview into a render [`Scene`]: posed bodies in world
+//! space coloured by their caps, the ground, and the overlays the animator switched on.
+
+use crate::editor::command::Selection;
+use crate::editor::document::Document;
+use crate::editor::prefs::Overlays;
+use crate::editor::preview::{CreaturePreview, Preview};
+use crate::render::{BodyInstance, Ground, LineSegment, Rgba, Scene, rgba_from_srgb8};
+use crate::runtime::creature::{BodyId, Cap, Creature};
+use crate::runtime::eval::default_external_target;
+use crate::runtime::ik::ConstraintKind;
+use crate::runtime::math::Aabb;
+use crate::runtime::pose::BodyPose;
+use glam::Vec3;
+
+/// A creature's name tag, anchored above its head.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    pub creature: usize,
+    pub anchor: Vec3,
+    pub text: String,
+    pub binds: bool,
+}
+
+/// The external target drawn at one creature.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TargetHandle {
+    pub creature: usize,
+    pub world: Vec3,
+    /// The creature's placement: world = character + offset.
+    pub offset: Vec3,
+}
+
+/// A scene plus what the viewport needs to map pixels back to the document.
+#[derive(Clone, Debug)]
+pub struct BuiltScene {
+    pub scene: Scene,
+    /// For each body instance, its creature (roster index) and body.
+    pub owners: Vec<(usize, BodyId)>,
+    /// The external target handle on each creature.
+    pub target_handles: Vec<TargetHandle>,
+    pub labels: Vec<Label>,
+    /// World box of every creature at rest, for framing.
+    pub rest_bounds: Aabb,
+}
+
+/// Where the external target sits for a creature, in its character space.
+pub fn target_in_character(doc: &Document, creature: &Creature) -> Vec3 {
+    doc.target()
+        .unwrap_or_else(|| default_external_target(creature))
+}
+
+/// Whether the active clip aims anything at an external target.
+pub fn clip_uses_external_target(doc: &Document) -> bool {
+    doc.clip().is_some_and(|clip| {
+        clip.channels.iter().any(|c| {
+            matches!(
+                c.secondary,
+                Some(crate::runtime::query::SecondaryContext::ExternalTarget(_))
+            )
+        })
+    })
+}
+
+fn body_color(creature: &Creature, body: BodyId) -> [f32; 3] {
+    let b = creature.body(body);
+    let pick = |r, g, bl| {
+        let c = rgba_from_srgb8(r, g, bl, 255);
+        [c[0], c[1], c[2]]
+    };
+    let by_cap = [
+        (Cap::Grasper, (88, 150, 214)),
+        (Cap::Foot, (108, 170, 112)),
+        (Cap::Mouth, (222, 128, 88)),
+        (Cap::Eye, (236, 206, 96)),
+        (Cap::Ear, (214, 150, 120)),
+        (Cap::Head, (206, 176, 150)),
+        (Cap::Wing, (110, 190, 196)),
+        (Cap::Fin, (110, 190, 196)),
+        (Cap::Tail, (160, 140, 196)),
+        (Cap::Weapon, (206, 84, 84)),
+    ];
+    if let Some((_, (r, g, bl))) = by_cap.iter().find(|(cap, _)| b.has_cap(cap)) {
+        return pick(*r, *g, *bl);
+    }
+    if creature.is_spine(body) {
+        pick(196, 184, 166)
+    } else {
+        pick(168, 160, 150)
+    }
+}
+
+/// Where a body's joint is in the pose, character space.
+fn posed_pivot(creature: &Creature, body: BodyId, pose: &BodyPose) -> Vec3 {
+    let rest = creature.body(body);
+    let local = rest.rotation.inverse() * (creature.pivot(body) - rest.position);
+    pose.position + pose.rotation * local
+}
+
+const JOINT: (u8, u8, u8) = (240, 240, 240);
+const BONE: (u8, u8, u8) = (120, 200, 255);
+const GOAL: (u8, u8, u8) = (255, 150, 40);
+const CURVE: (u8, u8, u8) = (235, 45, 45);
+const TARGET: (u8, u8, u8) = (255, 214, 64);
+
+fn rgba(c: (u8, u8, u8), alpha: f32) -> Rgba {
+    let [r, g, b, _] = rgba_from_srgb8(c.0, c.1, c.2, 255);
+    [r, g, b, alpha]
+}
+
+/// Everything the viewport draws this frame.
+pub struct SceneInputs<'a> {
+    pub doc: &'a Document,
+    pub preview: &'a Preview,
+    pub overlays: Overlays,
+    pub selection: Option<Selection>,
+    pub hovered: Option<(usize, BodyId)>,
+    pub target_hovered: bool,
+    pub active_channel: Option<usize>,
+    pub time_secs: f32,
+}
+
+pub fn build(inputs: &SceneInputs<'_>, camera: crate::render::Camera) -> BuiltScene {
+    let mut out = BuiltScene {
+        scene: Scene {
+            camera,
+            ..Scene::default()
+        },
+        owners: Vec::new(),
+        target_handles: Vec::new(),
+        labels: Vec::new(),
+        rest_bounds: Aabb::EMPTY,
+    };
+    // The handle only means something when the clip aims at it (reach, look-at).
+    let show_target = inputs.overlays.target && clip_uses_external_target(inputs.doc);
+    for (ci, (entry, preview)) in inputs
+        .doc
+        .roster
+        .iter()
+        .zip(&inputs.preview.creatures)
+        .enumerate()
+    {
+        let creature = &entry.creature;
+        let rest = creature.bounds();
+        out.rest_bounds = out.rest_bounds.union(Aabb {
+            min: rest.min + preview.offset,
+            max: rest.max + preview.offset,
+        });
+        add_bodies(&mut out, inputs, ci, creature, preview);
+        if inputs.overlays.joints {
+            add_skeleton(&mut out.scene.overlay, creature, preview);
+        }
+        if inputs.overlays.goals {
+            add_goals(&mut out.scene.overlay, creature, preview);
+        }
+        if inputs.overlays.ik {
+            add_ik(&mut out.scene.overlay, preview);
+        }
+        if inputs.overlays.curve {
+            add_curves(&mut out.scene.overlay, preview);
+        }
+        if show_target && preview.binds() {
+            out.target_handles.push(TargetHandle {
+                creature: ci,
+                world: target_in_character(inputs.doc, creature) + preview.offset,
+                offset: preview.offset,
+            });
+        }
+        if inputs.overlays.labels {
+            let posed_top = preview
+                .pose
+                .iter()
+                .map(|p| p.position.y)
+                .fold(rest.max.y, f32::max);
+            out.labels.push(Label {
+                creature: ci,
+                anchor: Vec3::new(rest.center().x, posed_top, rest.center().z)
+                    + preview.offset
+                    + Vec3::Y * (0.08 * creature.size()).max(0.05),
+                text: creature.name().to_string(),
+                binds: preview.binds(),
+            });
+        }
+    }
+    if show_target {
+        add_target_handles(&mut out, inputs.target_hovered);
+    }
+    if inputs.overlays.ground {
+        out.scene.ground = Some(Ground::around(out.rest_bounds, 0.0));
+    }
+    out.scene.contact_shadows = inputs.overlays.ground;
+    out
+}
+
+fn add_bodies(
+    out: &mut BuiltScene,
+    inputs: &SceneInputs<'_>,
+    ci: usize,
+    creature: &Creature,
+    preview: &CreaturePreview,
+) {
+    for (b, pose) in preview.pose.iter().enumerate().take(creature.len()) {
+        let body = creature.body(b);
+        let selected = inputs
+            .selection
+            .is_some_and(|s| s.creature == ci && s.body.is_none_or(|sb| sb == b));
+        let mut color = body_color(creature, b);
+        if !preview.binds() {
+            // The clip does not play here: grey the creature out.
+            let grey = (color[0] + color[1] + color[2]) / 3.0 * 0.55;
+            color = color.map(|c| grey + (c - grey) * 0.15);
+        }
+        out.scene.bodies.push(BodyInstance {
+            position: pose.position + preview.offset,
+            rotation: pose.rotation,
+            half_extents: body.half_extents,
+            shape: body.shape,
+            color,
+            hovered: inputs.hovered == Some((ci, b)),
+            selected,
+        });
+        out.owners.push((ci, b));
+    }
+}
+
+fn add_skeleton(overlay: &mut Vec<LineSegment>, creature: &Creature, preview: &CreaturePreview) {
+    let world = |p: Vec3| p + preview.offset;
+    for (b, pose) in preview.pose.iter().enumerate().take(creature.len()) {
+        let centre = world(pose.position);
+        if let Some(parent) = creature.parent(b) {
+            let joint = world(posed_pivot(creature, b, pose));
+            let parent_centre = world(preview.pose[parent].position);
+            overlay.push(LineSegment::new(parent_centre, joint, rgba(BONE, 0.9), 2.0));
+            overlay.push(LineSegment::new(joint, centre, rgba(BONE, 0.9), 2.0));
+            overlay.push(LineSegment::point(joint, [0.0, 0.0, 0.0, 0.8], 9.0));
+            overlay.push(LineSegment::point(joint, rgba(JOINT, 1.0), 6.0));
+        }
+        overlay.push(LineSegment::point(centre, rgba(BONE, 1.0), 4.0));
+    }
+}
+
+fn add_goals(overlay: &mut Vec<LineSegment>, creature: &Creature, preview: &CreaturePreview) {
+    let Some(pipeline) = &preview.pipeline else {
+        return;
+    };
+    let goals = pipeline.goals();
+    let size = creature.size();
+    for b in goals.bodies() {
+        let Some(pose) = preview.pose.get(b) else {
+            continue;
+        };
+        let at = pose.position + preview.offset;
+        if let Some((goal, weight)) = goals.position(b) {
+            let goal = goal + preview.offset;
+            // The line from body to goal shows what IK could not reach.
+            overlay.push(LineSegment::new(at, goal, rgba(GOAL, 0.6), 1.5));
+            overlay.push(LineSegment::point(goal, [0.0, 0.0, 0.0, 0.8], 12.0));
+            overlay.push(LineSegment::point(
+                goal,
+                rgba(GOAL, 0.4 + 0.6 * weight),
+                9.0,
+            ));
+        }
+        if let Some((rotation, _)) = goals.rotation(b) {
+            let reach = 0.08 * size;
+            for (axis, color) in [
+                (Vec3::X, [1.0, 0.15, 0.1, 1.0]),
+                (Vec3::Y, [0.2, 1.0, 0.2, 1.0]),
+                (Vec3::Z, [0.2, 0.4, 1.0, 1.0]),
+            ] {
+                overlay.push(LineSegment::new(
+                    at,
+                    at + rotation * axis * reach,
+                    color,
+                    2.0,
+                ));
+            }
+        }
+    }
+}
+
+fn add_ik(overlay: &mut Vec<LineSegment>, preview: &CreaturePreview) {
+    let Some(pipeline) = &preview.pipeline else {
+        return;
+    };
+    let debug = pipeline.ik_debug();
+    let world = |p: Vec3| p + preview.offset;
+    for c in &debug.constraints {
+        let (Some(a), Some(b)) = (debug.particles.get(c.a), debug.particles.get(c.b)) else {
+            continue;
+        };
+        let strain = if c.rest_length > 1e-6 {
+            ((c.length - c.rest_length) / c.rest_length).abs()
+        } else {
+            0.0
+        };
+        let color = if strain > 0.01 {
+            [1.0, 0.1, 0.1, 0.95]
+        } else {
+            match c.kind {
+                ConstraintKind::Bone => [0.2, 0.95, 0.35, 0.9],
+                ConstraintKind::SimplifiedLimb => [0.2, 0.85, 0.95, 0.9],
+                ConstraintKind::Cross => [0.75, 0.4, 1.0, 0.8],
+                ConstraintKind::AntiBuckling => [1.0, 0.85, 0.2, 0.8],
+            }
+        };
+        overlay.push(LineSegment::new(
+            world(a.position),
+            world(b.position),
+            color,
+            1.5,
+        ));
+    }
+    for p in &debug.particles {
+        overlay.push(LineSegment::point(
+            world(p.position),
+            [0.1, 1.0, 0.4, 1.0],
+            6.0,
+        ));
+    }
+}
+
+fn add_curves(overlay: &mut Vec<LineSegment>, preview: &CreaturePreview) {
+    let world = |p: Vec3| p + preview.offset;
+    for trace in &preview.curves {
+        for pair in trace.points.windows(2) {
+            overlay.push(LineSegment::new(
+                world(pair[0]),
+                world(pair[1]),
+                rgba(CURVE, 0.95),
+                2.5,
+            ));
+        }
+        for &key in &trace.keys {
+            overlay.push(LineSegment::point(world(key), [0.0, 0.0, 0.0, 0.9], 9.0));
+            overlay.push(LineSegment::point(world(key), [1.0, 1.0, 1.0, 1.0], 6.0));
+        }
+        // Where the body's goal is now, on its curve.
+        if let Some(goal) = preview
+            .pipeline
+            .as_ref()
+            .and_then(|p| p.goals().position(trace.body))
+        {
+            overlay.push(LineSegment::point(world(goal.0), rgba(CURVE, 1.0), 10.0));
+        }
+    }
+}
+
+fn add_target_handles(out: &mut BuiltScene, hovered: bool) {
+    let size = if hovered { 20.0 } else { 16.0 };
+    for at in out.target_handles.iter().map(|h| h.world) {
+        out.scene
+            .overlay
+            .push(LineSegment::point(at, [0.0, 0.0, 0.0, 0.85], size + 4.0));
+        out.scene
+            .overlay
+            .push(LineSegment::point(at, rgba(TARGET, 1.0), size));
+        out.scene
+            .overlay
+            .push(LineSegment::point(at, [0.0, 0.0, 0.0, 0.85], size * 0.35));
+        // A drop line to the ground tells how high the target floats.
+        let ground = Vec3::new(at.x, 0.0, at.z);
+        out.scene
+            .lines
+            .push(LineSegment::new(at, ground, rgba(TARGET, 0.5), 1.0));
+    }
+}
+
+/// The rotation-free world box of a creature's current pose, for frame selected.
+pub fn posed_bounds(creature: &Creature, preview: &CreaturePreview, body: Option<BodyId>) -> Aabb {
+    let of = |b: BodyId| {
+        let pose = preview.pose.get(b).copied().unwrap_or(BodyPose::IDENTITY);
+        let rest = creature.body(b);
+        Aabb::of_oriented_box(
+            pose.position + preview.offset,
+            pose.rotation,
+            rest.half_extents.abs(),
+        )
+    };
+    match body {
+        Some(b) if b < creature.len() => of(b),
+        _ => (0..creature.len()).fold(Aabb::EMPTY, |acc, b| acc.union(of(b))),
+    }
+}

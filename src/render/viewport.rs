@@ -1,0 +1,172 @@
+//! An embedded 3D viewport: the scene is drawn offscreen (own depth, own anti-aliasing) and
+//! then composited into a host's render pass — egui's, in the editor. The host calls
+//! [`ViewportRenderer::prepare`] before its pass and [`ViewportRenderer::paint`] inside it,
+//! with the pass's viewport set to where the image goes.
+
+use crate::render::renderer::{RenderTarget, SceneRenderer};
+use crate::render::scene::Scene;
+
+const COMPOSITE_WGSL: &str = include_str!("../../shaders/composite.wgsl");
+
+/// Copies a [`RenderTarget`]'s image into a pass of another format.
+struct Compositor {
+    pipeline: wgpu::RenderPipeline,
+    layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+}
+
+impl Compositor {
+    fn new(device: &wgpu::Device, output_format: wgpu::TextureFormat) -> Self {
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("anymorph composite"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("anymorph composite"),
+            source: wgpu::ShaderSource::Wgsl(COMPOSITE_WGSL.into()),
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("anymorph composite"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        // The offscreen image is sRGB-encoded texels, decoded to linear when sampled; an sRGB
+        // output re-encodes by itself, a plain one needs the shader to do it.
+        let fragment = if output_format.is_srgb() {
+            "fs_linear"
+        } else {
+            "fs_encode"
+        };
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("anymorph composite"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs_composite"),
+                buffers: &[],
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some(fragment),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: output_format,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+            }),
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState::default(),
+            multiview_mask: None,
+            cache: None,
+        });
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("anymorph composite"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        Compositor {
+            pipeline,
+            layout,
+            sampler,
+        }
+    }
+
+    fn bind(&self, device: &wgpu::Device, target: &RenderTarget) -> wgpu::BindGroup {
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("anymorph composite"),
+            layout: &self.layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(target.color_view()),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(&self.sampler),
+                },
+            ],
+        })
+    }
+}
+
+/// The GPU side of one embedded viewport. Create once per device and output format.
+pub struct ViewportRenderer {
+    scene: SceneRenderer,
+    compositor: Compositor,
+    target: Option<(RenderTarget, wgpu::BindGroup)>,
+}
+
+impl ViewportRenderer {
+    /// `output_format` is the format of the pass [`Self::paint`] draws into (single-sampled);
+    /// `sample_count` the offscreen anti-aliasing (see
+    /// [`crate::render::supported_sample_count`]).
+    pub fn new(
+        device: &wgpu::Device,
+        output_format: wgpu::TextureFormat,
+        sample_count: u32,
+    ) -> Self {
+        ViewportRenderer {
+            scene: SceneRenderer::new(device, sample_count),
+            compositor: Compositor::new(device, output_format),
+            target: None,
+        }
+    }
+
+    /// Uploads the scene and records its offscreen pass into `encoder`, resizing the target
+    /// to `size_px` (the viewport's size in physical pixels) when it changed.
+    pub fn prepare(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        scene: &Scene,
+        size_px: [u32; 2],
+    ) {
+        let size_px = [size_px[0].clamp(1, 8192), size_px[1].clamp(1, 8192)];
+        let stale = self
+            .target
+            .as_ref()
+            .is_none_or(|(t, _)| t.size_px() != size_px);
+        if stale {
+            log::debug!("viewport target {}×{}", size_px[0], size_px[1]);
+            let target = RenderTarget::new(device, size_px, self.scene.sample_count());
+            let bind = self.compositor.bind(device, &target);
+            self.target = Some((target, bind));
+        }
+        self.scene.prepare(device, queue, scene, size_px);
+        if let Some((target, _)) = &self.target {
+            self.scene.draw(encoder, target);
+        }
+    }
+
+    /// Draws the last prepared image over the pass's current viewport.
+    pub fn paint(&self, pass: &mut wgpu::RenderPass<'_>) {
+        let Some((_, bind)) = &self.target else {
+            return;
+        };
+        pass.set_pipeline(&self.compositor.pipeline);
+        pass.set_bind_group(0, bind, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}

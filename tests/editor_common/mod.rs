@@ -1,0 +1,66 @@
+//! Shared by the editor's GUI tests: the harness that drives the real app on the CPU
+//! renderer, and the one place snapshot thresholds are decided.
+#![allow(dead_code)] // each test file uses part of it
+
+use anymorph::editor::{AnymorphApp, AppOptions};
+use eframe::egui_wgpu::{self, wgpu};
+use egui_kittest::{Harness, SnapshotOptions};
+use std::sync::Arc;
+
+/// The window size the editor is tested at (a laptop screen).
+pub const WINDOW: egui::Vec2 = egui::Vec2::new(1280.0, 800.0);
+
+/// A CPU adapter through OpenGL (Mesa's llvmpipe). GL rather than Vulkan because a fresh
+/// machine has Mesa's GL driver but not its Vulkan one (lavapipe); pinning one backend also
+/// keeps snapshots identical whichever is installed.
+pub fn cpu_wgpu_setup() -> egui_wgpu::WgpuSetup {
+    let mut setup = egui_wgpu::WgpuSetupCreateNew::without_display_handle();
+    setup.instance_descriptor.backends = wgpu::Backends::GL;
+    setup.native_adapter_selector = Some(Arc::new(|adapters, _surface| {
+        let mut adapters: Vec<_> = adapters.iter().collect();
+        adapters.sort_by_key(|a| a.get_info().device_type != wgpu::DeviceType::Cpu);
+        adapters
+            .first()
+            .map(|a| (*a).clone())
+            .ok_or_else(|| "no OpenGL adapter (Mesa's llvmpipe is enough)".to_owned())
+    }));
+    egui_wgpu::WgpuSetup::CreateNew(setup)
+}
+
+/// The editor on the sample project, as a user starts it, with preferences at defaults.
+pub fn editor() -> Harness<'static, AnymorphApp> {
+    let harness = Harness::builder()
+        .with_size(WINDOW)
+        .wgpu_setup(cpu_wgpu_setup())
+        .build_eframe(|cc| {
+            AnymorphApp::new(
+                cc,
+                AppOptions {
+                    restore_preferences: false,
+                    ..AppOptions::sample()
+                },
+            )
+        });
+    let mut harness = harness;
+    // Panels settle their sizes over the first frames; the viewport frames the creatures.
+    harness.run_steps(4);
+    harness
+}
+
+/// Snapshots the editor with the status bar masked: it shows measured times, which differ
+/// from run to run.
+pub fn snapshot_editor(harness: &mut Harness<'static, AnymorphApp>, name: &str) {
+    let status_bar = egui::Rect::from_min_max(
+        egui::pos2(0.0, WINDOW.y - 26.0),
+        egui::pos2(WINDOW.x, WINDOW.y),
+    );
+    harness.mask(status_bar);
+    harness.snapshot_options(name, &snapshot_options());
+}
+
+/// The thresholds for every snapshot of the editor. Rendering is deterministic on one
+/// machine; the slack covers anti-aliasing differences between Mesa builds, not a missing
+/// creature or a blank viewport (thousands of pixels).
+pub fn snapshot_options() -> SnapshotOptions {
+    SnapshotOptions::new().threshold(0.6).max_failed_pixels(400)
+}
