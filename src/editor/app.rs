@@ -4,9 +4,18 @@
 
 use crate::editor::bench::BenchRecorder;
 use crate::editor::command::{Command, CommandQueue, Selection};
-use crate::editor::document::Document;
+use crate::editor::document::{Content, Document};
+use crate::editor::history::{DocEdit, History};
 use crate::editor::panels::channels::ChannelPanel;
 use crate::editor::panels::help;
+use crate::editor::panels::inspector::InspectorPanel;
+use crate::editor::posing::{self, ActiveBody, Dofs};
+use crate::editor::prefs::GizmoTool;
+use crate::editor::recovery;
+use crate::editor::viewport::gizmo::GizmoTarget;
+use crate::runtime::clip::{Channel, Clip};
+use crate::runtime::movement::{MovementMode, RestBody, Surroundings};
+
 use crate::editor::panels::menu_bar::{ToggleState, menu_bar_ui};
 use crate::editor::panels::roster::{RosterPanel, sample_name};
 use crate::editor::panels::status_bar::{FrameStats, Severity, StatusInputs, status_bar_ui};
@@ -15,8 +24,14 @@ use crate::editor::playback::Playback;
 use crate::editor::prefs::Preferences;
 use crate::editor::preview::Preview;
 use crate::editor::viewport::{self, FrameRequest, ViewportInputs, ViewportPanel};
+use crate::runtime::pipeline::clip_local_time;
+use crate::runtime::pose::BodyPose;
+use crate::runtime::query::ContextQuery;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// The recovery offer's button, shared with tests.
+pub const RECOVER: &str = "Recover";
 
 /// Where the editor starts.
 #[derive(Clone, Debug)]
@@ -27,6 +42,10 @@ pub struct AppOptions {
     pub sample_creatures: PathBuf,
     /// Read preferences from eframe storage (off in tests, so they start the same).
     pub restore_preferences: bool,
+    /// Where unsaved work is autosaved; `None` turns autosave off.
+    pub recovery_file: Option<PathBuf>,
+    /// Seconds between autosaves while there are unsaved edits.
+    pub autosave_secs: f32,
 }
 
 impl AppOptions {
@@ -37,6 +56,9 @@ impl AppOptions {
             project: root.join("assets/sample.project.json"),
             sample_creatures: root.join("sample_creatures"),
             restore_preferences: true,
+            recovery_file: eframe::storage_dir("anymorph")
+                .map(|d| d.join("recovery.anymorph.json")),
+            autosave_secs: 30.0,
         }
     }
 }
@@ -63,6 +85,18 @@ pub struct AnymorphApp {
     bench: Option<BenchRecorder>,
     /// The graphics adapter, for the bench report.
     adapter: String,
+    history: History,
+    inspector: InspectorPanel,
+    show_history: bool,
+    /// Unsaved work found at start, waiting for the animator to recover or discard it.
+    recovery_offer: Option<String>,
+    recovery_file: Option<PathBuf>,
+    autosave_secs: f32,
+    /// When the last autosave ran and what it saw, so an unchanged document is not rewritten.
+    last_autosave: Option<(Instant, usize, crate::editor::document::Revisions)>,
+    /// A copied generalized pose (Ctrl+C / Ctrl+V).
+    clipboard: Option<BodyPose>,
+    title: String,
 }
 
 impl AnymorphApp {
@@ -102,9 +136,290 @@ impl AnymorphApp {
                     format!("{} ({:?})", info.name, info.backend)
                 },
             ),
+            history: History::default(),
+            inspector: InspectorPanel::default(),
+            show_history: false,
+            recovery_offer: None,
+            recovery_file: options.recovery_file.clone(),
+            autosave_secs: options.autosave_secs,
+            last_autosave: None,
+            clipboard: None,
+            title: String::new(),
         };
         app.open(&options.project);
+        if let Some(file) = app.recovery_file.as_ref().filter(|f| f.exists()) {
+            let when = recovery::modified(file)
+                .and_then(|t| t.elapsed().ok())
+                .map_or(String::new(), |age| {
+                    format!(" from {} minutes ago", age.as_secs() / 60)
+                });
+            app.recovery_offer = Some(format!(
+                "Anymorph found unsaved work{when} ({}). Recover it?",
+                file.display()
+            ));
+        }
         app
+    }
+
+    /// Queues a command as a menu or shortcut would (tests, tools).
+    pub fn run_command(&mut self, command: Command) {
+        self.commands.push(command);
+    }
+
+    /// The gizmo's centre on screen and the screen direction of each of its axes.
+    pub fn gizmo_on_screen(&self) -> Option<(egui::Pos2, [egui::Vec2; 3])> {
+        let target = self.gizmo_target()?;
+        let centre = self.viewport.world_to_screen(target.pose.position)?;
+        let r = if target.local {
+            target.pose.rotation
+        } else {
+            glam::Quat::IDENTITY
+        };
+        let mut dirs = [egui::Vec2::ZERO; 3];
+        for (i, axis) in [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z]
+            .iter()
+            .enumerate()
+        {
+            let p = self
+                .viewport
+                .world_to_screen(target.pose.position + r * *axis * 0.01)?;
+            dirs[i] = (p - centre).normalized();
+        }
+        Some((centre, dirs))
+    }
+
+    /// The undo record, for tests and the history list.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Whether a recovery offer is showing.
+    pub fn recovery_offered(&self) -> bool {
+        self.recovery_offer.is_some()
+    }
+
+    /// The window title: the project's name, with a dot while there are unsaved edits.
+    pub fn title(&self) -> String {
+        format!(
+            "{}{} — Anymorph",
+            if self.history.is_dirty() { "● " } else { "" },
+            self.doc.name
+        )
+    }
+
+    /// The body the gizmo poses, if any.
+    pub fn active_body(&self) -> Option<ActiveBody> {
+        ActiveBody::find(
+            &self.doc,
+            &self.preview,
+            self.selection,
+            self.active_channel,
+        )
+    }
+
+    /// Clip-local time of the playhead, on the clip's frame grid: where keys go.
+    pub fn key_time(&self) -> f32 {
+        self.doc.clip().map_or(0.0, |clip| {
+            posing::snap_to_frame(clip, clip_local_time(clip, self.playback.time_secs))
+        })
+    }
+
+    /// Where the gizmo sits: the active body's goal now, world space.
+    fn gizmo_target(&self) -> Option<GizmoTarget> {
+        if self.playback.playing {
+            return None;
+        }
+        let active = self.active_body()?;
+        let clip = self.doc.shown_clip()?;
+        let channel = clip.channels.get(self.active_channel?)?;
+        let t = clip_local_time(clip, self.playback.time_secs);
+        let mut pose = active.specialized(channel, t);
+        pose.position += active.offset;
+        Some(GizmoTarget {
+            pose,
+            tool: self.prefs.posing.tool,
+            local: self.prefs.posing.local,
+        })
+    }
+
+    /// Applies an edited copy of the active clip as one undo step (or part of a drag's).
+    fn edit_clip(&mut self, mut clip: Clip, label: &str, drag: Option<u64>) {
+        let index = self.doc.active_clip;
+        let Some(before) = self.doc.clips.get(index).cloned() else {
+            return;
+        };
+        if let Err(e) = clip.validate() {
+            self.message = Some((format!("{label}: {e}"), Severity::Error));
+            return;
+        }
+        if clip == before {
+            return;
+        }
+        self.history.apply(
+            &mut self.doc,
+            DocEdit::clip(label, index, before, clip).in_drag(drag),
+        );
+    }
+
+    /// Applies a change to the roster or targets as one undo step.
+    fn edit_content(&mut self, label: &str, drag: Option<u64>, change: impl FnOnce(&mut Content)) {
+        let before = self.doc.content();
+        let mut after = before.clone();
+        change(&mut after);
+        self.history.apply(
+            &mut self.doc,
+            DocEdit::content(label, before, after).in_drag(drag),
+        );
+    }
+
+    /// The body and surroundings a mode change keeps the curve of (paper 3.3): the active
+    /// body, or else the channel's first body on the first creature it plays on.
+    fn remap_context(&self, channel: usize) -> Option<(RestBody, Surroundings, bool)> {
+        let (ci, body) = self
+            .active_body()
+            .map(|a| (a.creature, a.body))
+            .or_else(|| {
+                self.preview
+                    .creatures
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, p)| {
+                        let (_, b) = p
+                            .pipeline
+                            .as_ref()?
+                            .plan()
+                            .tracks()
+                            .find(|&(c, _)| c == channel)?;
+                        Some((i, b))
+                    })
+            })?;
+        let ch = self.doc.clip()?.channels.get(channel)?;
+        posing::frame_inputs(&self.doc, ci, ch, body)
+    }
+
+    fn set_channel_mode(&mut self, channel: usize, mode: MovementMode) {
+        let Some(mut clip) = self.doc.clip().cloned() else {
+            return;
+        };
+        let context = self.remap_context(channel);
+        let Some(ch) = clip.channels.get_mut(channel) else {
+            return;
+        };
+        match context {
+            Some((rest, around, mirrored)) => {
+                if let Err(e) = ch.remap_mode(mode, &rest, &around, mirrored) {
+                    self.message = Some((format!("Cannot remap the keys: {e}"), Severity::Error));
+                    return;
+                }
+            }
+            // No creature plays the channel: nothing to keep in place.
+            None => ch.mode = mode,
+        }
+        self.edit_clip(clip, "Set movement mode", None);
+    }
+
+    /// The gizmo moved the active body: generalize its pose through the body's `G` and key
+    /// it (auto-key) or show it until S keys it.
+    fn pose_active(&mut self, world: BodyPose, drag: u64) {
+        let (Some(active), Some(channel)) = (self.active_body(), self.active_channel) else {
+            return;
+        };
+        let qs = BodyPose {
+            position: world.position - active.offset,
+            rotation: world.rotation,
+        };
+        let qg = active.frame.generalize(qs);
+        let t = self.key_time();
+        let dofs = match self.prefs.posing.tool {
+            GizmoTool::Translate => Dofs {
+                position: true,
+                rotation: false,
+            },
+            GizmoTool::Rotate => Dofs {
+                position: false,
+                rotation: true,
+            },
+        };
+        let Some(base) = self.doc.pending().or(self.doc.clip()) else {
+            return;
+        };
+        let Some(posed) = posing::key_pose(base, channel, t, qg, dofs) else {
+            return;
+        };
+        if self.prefs.posing.auto_key {
+            self.edit_clip(posed, "Pose", Some(drag));
+        } else {
+            self.doc.set_pending(Some(posed));
+        }
+    }
+
+    fn set_key(&mut self) {
+        let Some(channel) = self.active_channel else {
+            self.message = Some(("Pick a channel to key".into(), Severity::Info));
+            return;
+        };
+        if let Some(pending) = self.doc.pending().cloned() {
+            self.edit_clip(pending, "Set key", None);
+            return;
+        }
+        let active = self.active_body();
+        let t = self.key_time();
+        if let Some(clip) = self
+            .doc
+            .clip()
+            .and_then(|c| posing::key_current(c, channel, t, active.as_ref()))
+        {
+            self.edit_clip(clip, "Set key", None);
+        }
+    }
+
+    fn save_to(&mut self, path: &Path) {
+        match self.doc.save_as(path) {
+            Ok(()) => {
+                self.history.mark_saved();
+                self.prefs.remember(path);
+                self.remove_recovery();
+                self.message = Some((format!("Saved {}", path.display()), Severity::Info));
+            }
+            Err(e) => {
+                log::error!("{e}");
+                self.message = Some((e.to_string(), Severity::Error));
+            }
+        }
+    }
+
+    fn remove_recovery(&mut self) {
+        if let Some(f) = &self.recovery_file {
+            let _ = std::fs::remove_file(f);
+        }
+        self.last_autosave = None;
+    }
+
+    /// Writes the recovery file if there are unsaved edits it does not hold yet.
+    fn autosave(&mut self, force: bool) {
+        let Some(file) = self.recovery_file.clone() else {
+            return;
+        };
+        if self.recovery_offer.is_some() || !self.history.is_dirty() {
+            return;
+        }
+        let now = Instant::now();
+        let state = (self.history.head(), self.doc.revisions);
+        if let Some((at, head, revisions)) = self.last_autosave {
+            let unchanged = (head, revisions) == state;
+            let soon = now.duration_since(at).as_secs_f32() < self.autosave_secs;
+            if unchanged || (soon && !force) {
+                return;
+            }
+        }
+        match recovery::write(&file, &self.doc) {
+            Ok(()) => self.last_autosave = Some((now, state.0, state.1)),
+            Err(e) => {
+                log::error!("autosave: {e}");
+                self.message = Some((format!("Autosave failed: {e}"), Severity::Error));
+                self.last_autosave = Some((now, state.0, state.1));
+            }
+        }
     }
 
     /// Starts a `--bench-frames` run: `creatures` fills (or trims) the roster from the
@@ -192,6 +507,9 @@ impl AnymorphApp {
                     doc.roster.len()
                 );
                 self.doc = doc;
+                self.history = History::default();
+                self.last_autosave = None;
+                self.prefs.remember(path);
                 self.preview = Preview::default();
                 self.playback = Playback::default();
                 self.selection = None;
@@ -258,7 +576,10 @@ impl AnymorphApp {
                 }
             }
             Command::RemoveCreature(i) => self.remove_creature(i),
-            Command::ResetTarget => self.doc.reset_targets(),
+            Command::ResetTarget => {
+                let targets = self.doc.project_targets.clone();
+                self.edit_content("Reset target", None, |c| c.external_targets = targets);
+            }
             Command::FrameAll => self.viewport.request_frame(FrameRequest::All),
             Command::FrameSelected => self.viewport.request_frame(FrameRequest::Selected),
             Command::ToggleJoints => overlays.joints ^= true,
@@ -302,15 +623,201 @@ impl AnymorphApp {
                 }
             }
             Command::SetActiveClip(i) => self.set_clip(i),
-            Command::SetVariant { creature, variant } => self.doc.set_variant(creature, variant),
+            Command::SetVariant { creature, variant } => {
+                self.edit_content("Set variant", None, |c| {
+                    if let Some(e) = c.roster.get_mut(creature) {
+                        e.variant = variant;
+                    }
+                });
+            }
             Command::ToggleChannelMute(i) => {
-                if let Some(channel) = self.doc.clip_mut().and_then(|c| c.channels.get_mut(i)) {
+                if let Some(mut clip) = self.doc.clip().cloned()
+                    && let Some(channel) = clip.channels.get_mut(i)
+                {
                     channel.muted ^= true;
+                    self.edit_clip(clip, "Mute channel", None);
                 }
             }
             Command::SetActiveChannel(c) => self.active_channel = c,
             Command::Select(sel) => self.selection = sel,
-            Command::SetTarget(at) => self.doc.set_target(at),
+            Command::SetTarget { at, drag } => {
+                if at.is_finite() {
+                    self.edit_content("Move target", Some(drag), |c| {
+                        match c.external_targets.first_mut() {
+                            Some(t) => *t = at,
+                            None => c.external_targets.push(at),
+                        }
+                    });
+                }
+            }
+            Command::NewProject => {
+                let roster = self.doc.roster.clone();
+                self.doc = Document::new_project(roster);
+                self.history = History::default();
+                self.preview = Preview::default();
+                self.playback = Playback::default();
+                self.selection = None;
+                self.active_channel = None;
+                self.last_autosave = None;
+            }
+            Command::SaveProject => match self.doc.path.clone() {
+                Some(path) => self.save_to(&path),
+                None => self.commands.push(Command::SaveProjectAs),
+            },
+            Command::SaveProjectAs => {
+                let mut dialog = rfd::FileDialog::new()
+                    .add_filter("Anymorph project", &["json"])
+                    .set_file_name("untitled.project.json");
+                if let Some(dir) = self.doc.path.as_deref().and_then(Path::parent) {
+                    dialog = dialog.set_directory(dir);
+                }
+                if let Some(path) = dialog.save_file() {
+                    self.save_to(&path);
+                }
+            }
+            Command::SaveProjectTo(path) => self.save_to(&path),
+            Command::Undo => {
+                self.doc.set_pending(None);
+                if !self.history.undo(&mut self.doc) {
+                    self.message = Some(("Nothing to undo".into(), Severity::Info));
+                }
+            }
+            Command::Redo => {
+                self.doc.set_pending(None);
+                if !self.history.redo(&mut self.doc) {
+                    self.message = Some(("Nothing to redo".into(), Severity::Info));
+                }
+            }
+            Command::GoToHistory(i) => {
+                self.doc.set_pending(None);
+                self.history.go_to(&mut self.doc, i);
+            }
+            Command::ShowHistory => self.show_history ^= true,
+            Command::EditClip { clip, label, drag } => self.edit_clip(*clip, &label, drag),
+            Command::SetChannelMode { channel, mode } => self.set_channel_mode(channel, mode),
+            Command::PoseActive { pose, drag } => self.pose_active(pose, drag),
+            Command::EndPose => {}
+            Command::SetKey => self.set_key(),
+            Command::DeleteKey => {
+                let t = self.key_time();
+                match (self.doc.clip(), self.active_channel) {
+                    (Some(clip), Some(ch)) => match posing::delete_keys_at(clip, ch, t) {
+                        Some(clip) => self.edit_clip(clip, "Delete key", None),
+                        None => {
+                            self.message = Some((format!("No key at {t:.2} s"), Severity::Info));
+                        }
+                    },
+                    _ => {}
+                }
+            }
+            Command::CopyPose => {
+                let t = self.key_time();
+                let active = self.active_body();
+                self.clipboard = self
+                    .doc
+                    .clip()
+                    .and_then(|c| c.channels.get(self.active_channel?))
+                    .map(|ch| match &active {
+                        Some(a) => a.generalized(ch, t),
+                        None => BodyPose::new(
+                            ch.position
+                                .as_ref()
+                                .and_then(|c| c.sample(t))
+                                .unwrap_or_default(),
+                            ch.rotation
+                                .as_ref()
+                                .and_then(|c| c.sample(t))
+                                .unwrap_or_default(),
+                        ),
+                    });
+            }
+            Command::PastePose => {
+                if let (Some(pose), Some(clip), Some(ch)) =
+                    (self.clipboard, self.doc.clip(), self.active_channel)
+                {
+                    let t = self.key_time();
+                    if let Some(clip) = posing::key_pose(clip, ch, t, pose, Dofs::BOTH) {
+                        self.edit_clip(clip, "Paste pose", None);
+                    }
+                }
+            }
+            Command::ToggleAutoKey => self.prefs.posing.auto_key ^= true,
+            Command::TranslateTool => self.prefs.posing.tool = GizmoTool::Translate,
+            Command::RotateTool => self.prefs.posing.tool = GizmoTool::Rotate,
+            Command::ToggleGizmoSpace => self.prefs.posing.local ^= true,
+            Command::AddChannel => {
+                if let Some(mut clip) = self.doc.clip().cloned() {
+                    let name = format!("channel {}", clip.channels.len() + 1);
+                    // Every body until the animator narrows the query down.
+                    clip.channels
+                        .push(Channel::new(name, ContextQuery::default()));
+                    let index = clip.channels.len() - 1;
+                    self.edit_clip(clip, "Add channel", None);
+                    self.active_channel = Some(index);
+                }
+            }
+            Command::DuplicateChannel => {
+                if let Some(i) = self.active_channel
+                    && let Some(mut clip) = self.doc.clip().cloned()
+                    && let Some(mut copy) = clip.channels.get(i).cloned()
+                {
+                    copy.name = format!("{} copy", copy.name);
+                    clip.channels.insert(i + 1, copy);
+                    self.edit_clip(clip, "Duplicate channel", None);
+                    self.active_channel = Some(i + 1);
+                }
+            }
+            Command::DeleteChannel => {
+                if let Some(i) = self.active_channel
+                    && let Some(mut clip) = self.doc.clip().cloned()
+                    && i < clip.channels.len()
+                {
+                    clip.channels.remove(i);
+                    let left = clip.channels.len();
+                    self.edit_clip(clip, "Delete channel", None);
+                    self.active_channel = (left > 0).then(|| i.min(left - 1));
+                }
+            }
+            Command::MoveChannel { from, to } => {
+                if let Some(mut clip) = self.doc.clip().cloned()
+                    && from < clip.channels.len()
+                    && to < clip.channels.len()
+                    && from != to
+                {
+                    let ch = clip.channels.remove(from);
+                    clip.channels.insert(to, ch);
+                    self.edit_clip(clip, "Reorder channels", None);
+                    if self.active_channel == Some(from) {
+                        self.active_channel = Some(to);
+                    }
+                }
+            }
+            Command::SoloChannel(c) => self.doc.set_solo(c),
+            Command::RecoverAutosave => {
+                self.recovery_offer = None;
+                if let Some(file) = self.recovery_file.clone() {
+                    match recovery::read(&file) {
+                        Ok(doc) => {
+                            self.doc = doc;
+                            self.history = History::default();
+                            self.history.mark_unsaved();
+                            self.preview = Preview::default();
+                            self.selection = None;
+                            self.active_channel = self.default_channel();
+                            self.viewport.request_frame(FrameRequest::All);
+                            self.message = Some(("Recovered unsaved work".into(), Severity::Info));
+                        }
+                        Err(e) => {
+                            log::error!("{e}");
+                            self.message = Some((e.to_string(), Severity::Error));
+                        }
+                    }
+                }
+            }
+            Command::DiscardAutosave => {
+                self.recovery_offer = None;
+                self.remove_recovery();
+            }
             Command::ShowShortcuts => self.show_shortcuts ^= true,
             Command::ShowAbout => self.show_about ^= true,
         }
@@ -324,8 +831,15 @@ impl AnymorphApp {
     }
 
     fn add_creature(&mut self, path: &Path) {
-        match self.doc.add_creature_file(path) {
-            Ok(()) => {
+        match crate::io::load_creature(path) {
+            Ok(creature) => {
+                self.edit_content("Add creature", None, |c| {
+                    c.roster.push(crate::editor::document::RosterEntry {
+                        creature,
+                        path: Some(path.to_path_buf()),
+                        variant: 0,
+                    });
+                });
                 let name = sample_name(path);
                 log::info!("added {}", path.display());
                 self.message = Some((format!("Added {name}"), Severity::Info));
@@ -339,8 +853,10 @@ impl AnymorphApp {
     }
 
     fn remove_creature(&mut self, index: usize) {
-        if let Some(entry) = self.doc.remove_creature(index) {
-            log::info!("removed {}", entry.creature.name());
+        if index < self.doc.roster.len() {
+            self.edit_content("Remove creature", None, |c| {
+                c.roster.remove(index);
+            });
             // Selections point at roster indices, which just shifted.
             self.selection = None;
             self.viewport.request_frame(FrameRequest::All);
@@ -377,6 +893,55 @@ impl AnymorphApp {
 }
 
 impl AnymorphApp {
+    /// Every edit so far; clicking one goes back (or forward) to just after it.
+    fn history_window(&mut self, ctx: &egui::Context) {
+        let mut open = self.show_history;
+        let mut go = None;
+        egui::Window::new("Undo History")
+            .open(&mut open)
+            .default_width(240.0)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    let head = self.history.head();
+                    if ui.selectable_label(head == 0, "(as opened)").clicked() {
+                        go = Some(0);
+                    }
+                    for (i, label) in self.history.labels().enumerate() {
+                        let text = if i < head {
+                            egui::RichText::new(label)
+                        } else {
+                            egui::RichText::new(label).weak().italics()
+                        };
+                        if ui.selectable_label(head == i + 1, text).clicked() {
+                            go = Some(i + 1);
+                        }
+                    }
+                });
+            });
+        self.show_history = open;
+        if let Some(i) = go {
+            self.commands.push(Command::GoToHistory(i));
+        }
+    }
+
+    fn recovery_window(&mut self, ctx: &egui::Context) {
+        let Some(text) = self.recovery_offer.clone() else {
+            return;
+        };
+        egui::Modal::new(egui::Id::unique("recovery offer")).show(ctx, |ui| {
+            ui.heading("Recover unsaved work?");
+            ui.label(text);
+            ui.horizontal(|ui| {
+                if ui.button(RECOVER).clicked() {
+                    self.commands.push(Command::RecoverAutosave);
+                }
+                if ui.button("Discard").clicked() {
+                    self.commands.push(Command::DiscardAutosave);
+                }
+            });
+        });
+    }
+
     fn bench_frame(&mut self, ctx: &egui::Context) {
         let Some(bench) = &mut self.bench else {
             return;
@@ -430,8 +995,17 @@ impl ToggleState for AnymorphApp {
             Command::ToggleTimelinePanel => p.timeline,
             Command::ToggleLoop => self.prefs.playback.looping,
             Command::TogglePlay => self.playback.playing,
+            Command::ToggleAutoKey => self.prefs.posing.auto_key,
+            Command::TranslateTool => self.prefs.posing.tool == GizmoTool::Translate,
+            Command::RotateTool => self.prefs.posing.tool == GizmoTool::Rotate,
+            Command::ToggleGizmoSpace => self.prefs.posing.local,
+            Command::ShowHistory => self.show_history,
             _ => return None,
         })
+    }
+
+    fn recent_projects(&self) -> Vec<PathBuf> {
+        self.prefs.recent.clone()
     }
 }
 
@@ -467,6 +1041,12 @@ impl eframe::App for AnymorphApp {
         }
         if self.playback.playing {
             ctx.request_repaint();
+        }
+        self.autosave(false);
+        let title = self.title();
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
         }
     }
 
@@ -516,8 +1096,26 @@ impl eframe::App for AnymorphApp {
                 .default_size(230.0)
                 .size_range(160.0..=480.0)
                 .show(ui, |ui| {
-                    self.channels
-                        .ui(ui, &self.doc, self.active_channel, &mut self.commands);
+                    self.channels.ui(
+                        ui,
+                        &self.doc,
+                        self.active_channel,
+                        self.doc.solo(),
+                        &mut self.commands,
+                    );
+                    ui.separator();
+                    egui::ScrollArea::vertical()
+                        .id_salt("inspector")
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            self.inspector.ui(
+                                ui,
+                                &self.doc,
+                                &self.preview,
+                                self.active_channel,
+                                &mut self.commands,
+                            );
+                        });
                 });
         }
         if self.prefs.panels.roster {
@@ -545,12 +1143,15 @@ impl eframe::App for AnymorphApp {
                     selection: self.selection,
                     active_channel: self.active_channel,
                     time_secs: self.playback.time_secs,
+                    gizmo: self.gizmo_target(),
                 },
                 &mut self.commands,
             );
         });
         help::shortcuts_window(&ctx, &mut self.show_shortcuts);
         help::about_window(&ctx, &mut self.show_about);
+        self.history_window(&ctx);
+        self.recovery_window(&ctx);
 
         let commands = self.commands.take();
         if !commands.is_empty() {
@@ -577,5 +1178,14 @@ impl eframe::App for AnymorphApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, eframe::APP_KEY, &self.prefs);
+    }
+
+    fn on_exit(&mut self) {
+        // Unsaved work stays recoverable; a clean exit leaves nothing behind.
+        if self.history.is_dirty() {
+            self.autosave(true);
+        } else if self.recovery_offer.is_none() {
+            self.remove_recovery();
+        }
     }
 }

@@ -2,6 +2,8 @@
 //! and the Help list all come from here. Panels push commands while they lay out; the app
 //! applies them after layout, so no panel mutates shared state mid-frame.
 
+use crate::runtime::clip::Clip;
+use crate::runtime::pose::BodyPose;
 use egui::{Key, KeyboardShortcut, Modifiers};
 use std::path::PathBuf;
 
@@ -10,11 +12,28 @@ use std::path::PathBuf;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     // File
+    NewProject,
     OpenProject,
+    SaveProject,
+    SaveProjectAs,
     ReloadProject,
     AddCreatureFromFile,
     Quit,
     // Edit
+    Undo,
+    Redo,
+    ShowHistory,
+    SetKey,
+    DeleteKey,
+    CopyPose,
+    PastePose,
+    ToggleAutoKey,
+    TranslateTool,
+    RotateTool,
+    ToggleGizmoSpace,
+    AddChannel,
+    DuplicateChannel,
+    DeleteChannel,
     Deselect,
     RemoveSelectedCreature,
     ResetTarget,
@@ -47,6 +66,35 @@ pub enum Command {
 
     // With data: from panels.
     OpenProjectPath(PathBuf),
+    SaveProjectTo(PathBuf),
+    /// Replace the active clip with an edited copy; edits with the same `drag` merge into
+    /// one undo step.
+    EditClip {
+        clip: Box<Clip>,
+        label: String,
+        drag: Option<u64>,
+    },
+    /// The gizmo moved the active body's goal to this world pose.
+    PoseActive {
+        pose: BodyPose,
+        drag: u64,
+    },
+    /// The animator let go of the gizmo.
+    EndPose,
+    GoToHistory(usize),
+    RecoverAutosave,
+    DiscardAutosave,
+    MoveChannel {
+        from: usize,
+        to: usize,
+    },
+    SoloChannel(Option<usize>),
+    /// Change a channel's movement mode, remapping its keys so the active body's curve
+    /// keeps its shape.
+    SetChannelMode {
+        channel: usize,
+        mode: crate::runtime::movement::MovementMode,
+    },
     AddCreature(PathBuf),
     RemoveCreature(usize),
     SetVariant {
@@ -59,8 +107,11 @@ pub enum Command {
     Select(Option<Selection>),
     SetTime(f32),
     SetSpeed(f32),
-    /// External target 0 in character space.
-    SetTarget(glam::Vec3),
+    /// External target 0 in character space; one drag is one undo step.
+    SetTarget {
+        at: glam::Vec3,
+        drag: u64,
+    },
 }
 
 /// What the animator has picked: a creature, and optionally one of its bodies.
@@ -83,10 +134,27 @@ pub enum Menu {
 impl Command {
     /// Every command without data, in menu order.
     pub const ALL: &'static [Command] = &[
+        Command::NewProject,
         Command::OpenProject,
+        Command::SaveProject,
+        Command::SaveProjectAs,
         Command::ReloadProject,
         Command::AddCreatureFromFile,
         Command::Quit,
+        Command::Undo,
+        Command::Redo,
+        Command::ShowHistory,
+        Command::SetKey,
+        Command::DeleteKey,
+        Command::CopyPose,
+        Command::PastePose,
+        Command::ToggleAutoKey,
+        Command::TranslateTool,
+        Command::RotateTool,
+        Command::ToggleGizmoSpace,
+        Command::AddChannel,
+        Command::DuplicateChannel,
+        Command::DeleteChannel,
         Command::Deselect,
         Command::RemoveSelectedCreature,
         Command::ResetTarget,
@@ -118,7 +186,24 @@ impl Command {
     /// What menus, buttons and the Help list call the command.
     pub fn label(&self) -> &'static str {
         match self {
+            Command::NewProject => "New Project",
             Command::OpenProject => "Open Project…",
+            Command::SaveProject => "Save",
+            Command::SaveProjectAs => "Save As…",
+            Command::Undo => "Undo",
+            Command::Redo => "Redo",
+            Command::ShowHistory => "Undo History",
+            Command::SetKey => "Set Key",
+            Command::DeleteKey => "Delete Key",
+            Command::CopyPose => "Copy Pose",
+            Command::PastePose => "Paste Pose",
+            Command::ToggleAutoKey => "Auto Key",
+            Command::TranslateTool => "Translate Tool",
+            Command::RotateTool => "Rotate Tool",
+            Command::ToggleGizmoSpace => "Gizmo in Local Space",
+            Command::AddChannel => "Add Channel",
+            Command::DuplicateChannel => "Duplicate Channel",
+            Command::DeleteChannel => "Delete Channel",
             Command::ReloadProject => "Reload Project",
             Command::AddCreatureFromFile => "Add Creature from File…",
             Command::Quit => "Quit",
@@ -149,6 +234,16 @@ impl Command {
             Command::ShowShortcuts => "Keyboard Shortcuts",
             Command::ShowAbout => "About Anymorph",
             Command::OpenProjectPath(_) => "Open Project",
+            Command::SaveProjectTo(_) => "Save As",
+            Command::EditClip { .. } => "Edit Clip",
+            Command::PoseActive { .. } => "Pose",
+            Command::EndPose => "End Pose",
+            Command::GoToHistory(_) => "Go to History Step",
+            Command::RecoverAutosave => "Recover",
+            Command::DiscardAutosave => "Discard Recovery",
+            Command::MoveChannel { .. } => "Move Channel",
+            Command::SoloChannel(_) => "Solo Channel",
+            Command::SetChannelMode { .. } => "Set Movement Mode",
             Command::AddCreature(_) => "Add Creature",
             Command::RemoveCreature(_) => "Remove Creature",
             Command::SetVariant { .. } => "Set Variant",
@@ -158,14 +253,33 @@ impl Command {
             Command::Select(_) => "Select",
             Command::SetTime(_) => "Set Time",
             Command::SetSpeed(_) => "Set Playback Speed",
-            Command::SetTarget(_) => "Move Target",
+            Command::SetTarget { .. } => "Move Target",
         }
     }
 
     /// A one-line explanation for tooltips and the Help list.
     pub fn tooltip(&self) -> &'static str {
         match self {
+            Command::NewProject => "Start an empty project previewed on the same creatures",
             Command::OpenProject => "Open a *.project.json",
+            Command::SaveProject => "Write the project and its clips (atomically)",
+            Command::SaveProjectAs => "Write the project and its clips to a new place",
+            Command::Undo => "Take back the last edit (a whole drag is one step)",
+            Command::Redo => "Do the last undone edit again",
+            Command::ShowHistory => "List every edit; click one to go back to it",
+            Command::SetKey => {
+                "Key the active channel at the playhead: the posed body, or the value it has now"
+            }
+            Command::DeleteKey => "Delete the active channel's keys at the playhead",
+            Command::CopyPose => "Copy the active channel's value at the playhead",
+            Command::PastePose => "Key the copied value on the active channel at the playhead",
+            Command::ToggleAutoKey => "Key every gizmo move at once instead of waiting for S",
+            Command::TranslateTool => "Move the active body with the gizmo",
+            Command::RotateTool => "Rotate the active body with the gizmo",
+            Command::ToggleGizmoSpace => "Gizmo axes along the body instead of the world",
+            Command::AddChannel => "Add a channel on every body; narrow its query in the inspector",
+            Command::DuplicateChannel => "Copy the active channel with its keys",
+            Command::DeleteChannel => "Remove the active channel from the clip",
             Command::ReloadProject => "Load the project again from disk",
             Command::AddCreatureFromFile => "Preview the clip on one more creature file",
             Command::Quit => "Close the editor",
@@ -207,7 +321,19 @@ impl Command {
         let key = |key| Some(KeyboardShortcut::new(Modifiers::NONE, key));
         let with = |modifiers, key| Some(KeyboardShortcut::new(modifiers, key));
         match self {
+            Command::NewProject => with(Modifiers::COMMAND, Key::N),
             Command::OpenProject => with(Modifiers::COMMAND, Key::O),
+            Command::SaveProject => with(Modifiers::COMMAND, Key::S),
+            Command::SaveProjectAs => with(Modifiers::COMMAND | Modifiers::SHIFT, Key::S),
+            Command::Undo => with(Modifiers::COMMAND, Key::Z),
+            Command::Redo => with(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z),
+            Command::SetKey => key(Key::S),
+            Command::DeleteKey => key(Key::Delete),
+            Command::CopyPose => with(Modifiers::COMMAND, Key::C),
+            Command::PastePose => with(Modifiers::COMMAND, Key::V),
+            Command::TranslateTool => key(Key::W),
+            Command::RotateTool => key(Key::E),
+            Command::ToggleGizmoSpace => key(Key::L),
             Command::ReloadProject => with(Modifiers::COMMAND | Modifiers::SHIFT, Key::R),
             Command::AddCreatureFromFile => with(Modifiers::COMMAND | Modifiers::SHIFT, Key::A),
             Command::Quit => with(Modifiers::COMMAND, Key::Q),
@@ -236,6 +362,7 @@ impl Command {
     pub fn alternate_shortcut(&self) -> Option<KeyboardShortcut> {
         match self {
             Command::FrameAll => Some(KeyboardShortcut::new(Modifiers::NONE, Key::Home)),
+            Command::Redo => Some(KeyboardShortcut::new(Modifiers::COMMAND, Key::Y)),
             _ => None,
         }
     }
@@ -243,8 +370,30 @@ impl Command {
     pub fn menu(&self) -> Option<Menu> {
         use Command as C;
         Some(match self {
-            C::OpenProject | C::ReloadProject | C::AddCreatureFromFile | C::Quit => Menu::File,
-            C::Deselect | C::RemoveSelectedCreature | C::ResetTarget => Menu::Edit,
+            C::NewProject
+            | C::OpenProject
+            | C::SaveProject
+            | C::SaveProjectAs
+            | C::ReloadProject
+            | C::AddCreatureFromFile
+            | C::Quit => Menu::File,
+            C::Undo
+            | C::Redo
+            | C::ShowHistory
+            | C::SetKey
+            | C::DeleteKey
+            | C::CopyPose
+            | C::PastePose
+            | C::ToggleAutoKey
+            | C::TranslateTool
+            | C::RotateTool
+            | C::ToggleGizmoSpace
+            | C::AddChannel
+            | C::DuplicateChannel
+            | C::DeleteChannel
+            | C::Deselect
+            | C::RemoveSelectedCreature
+            | C::ResetTarget => Menu::Edit,
             C::FrameAll
             | C::FrameSelected
             | C::ToggleJoints

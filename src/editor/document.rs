@@ -2,7 +2,10 @@
 //! (the roster) with their chosen variants, and the external targets. Every change bumps a
 //! revision so the preview rebuilds exactly what went stale on the next frame.
 
-use crate::io::{LoadedProject, load_creature, load_project};
+use crate::io::{
+    LoadedProject, Project, SaveError, load_creature, load_project, save_clip, save_creature,
+    save_project,
+};
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
 use glam::Vec3;
@@ -31,12 +34,26 @@ pub struct Revisions {
     pub targets: u64,
 }
 
+/// The part of the document that undo restores: everything a save writes except where.
+#[derive(Clone, Debug, Default)]
+pub struct Content {
+    pub clips: Vec<Clip>,
+    pub clip_files: Vec<PathBuf>,
+    pub roster: Vec<RosterEntry>,
+    pub external_targets: Vec<Vec3>,
+}
+
 /// The project being edited.
 #[derive(Clone, Debug, Default)]
 pub struct Document {
     pub path: Option<PathBuf>,
     pub name: String,
+    /// The project file as loaded; a save rewrites the parts the editor owns and keeps the
+    /// rest (gaits, fields added by newer tools).
+    pub project: Option<Project>,
     pub clips: Vec<Clip>,
+    /// Where each clip is saved, relative to the project file's folder.
+    pub clip_files: Vec<PathBuf>,
     pub active_clip: usize,
     pub roster: Vec<RosterEntry>,
     /// External targets in character space, by index (what the game would set).
@@ -44,6 +61,13 @@ pub struct Document {
     /// The project's own targets, for "Reset Target".
     pub project_targets: Vec<Vec3>,
     pub revisions: Revisions,
+    /// A pose the animator moved the active body to but has not keyed (auto-key off): the
+    /// active clip with that key, shown until keyed or dropped. Not saved, not undone.
+    pending: Option<Clip>,
+    /// The channel played alone in the preview.
+    solo: Option<usize>,
+    /// What the preview plays when it is not simply the active clip.
+    shown: Option<Clip>,
 }
 
 impl Document {
@@ -67,14 +91,194 @@ impl Document {
             .collect();
         Document {
             path: Some(loaded.path),
-            name: loaded.project.name,
+            name: loaded.project.name.clone(),
+            clip_files: loaded.project.clips.clone(),
+            project: Some(loaded.project.clone()),
             clips: loaded.clips,
             active_clip,
             roster,
             external_targets: loaded.project.external_targets.clone(),
             project_targets: loaded.project.external_targets,
             revisions: Revisions::default(),
+            pending: None,
+            solo: None,
+            shown: None,
         }
+    }
+
+    /// A new, unsaved project with one empty clip, previewed on `roster`.
+    pub fn new_project(roster: Vec<RosterEntry>) -> Self {
+        let clip = Clip::new("untitled", 2.0);
+        Document {
+            path: None,
+            name: "Untitled".into(),
+            project: None,
+            clip_files: vec![clip_file_name(&clip)],
+            clips: vec![clip],
+            active_clip: 0,
+            roster,
+            external_targets: Vec::new(),
+            project_targets: Vec::new(),
+            revisions: Revisions::default(),
+            pending: None,
+            solo: None,
+            shown: None,
+        }
+    }
+
+    /// What the preview plays: the active clip, with an unkeyed pose and solo applied.
+    pub fn shown_clip(&self) -> Option<&Clip> {
+        self.shown.as_ref().or_else(|| self.clip())
+    }
+
+    pub fn pending(&self) -> Option<&Clip> {
+        self.pending.as_ref()
+    }
+
+    /// Shows `clip` (the active clip with an unkeyed pose) until keyed or dropped.
+    pub fn set_pending(&mut self, clip: Option<Clip>) {
+        if clip.is_none() && self.pending.is_none() {
+            return;
+        }
+        self.pending = clip;
+        self.refresh_shown();
+    }
+
+    pub fn solo(&self) -> Option<usize> {
+        self.solo
+    }
+
+    pub fn set_solo(&mut self, channel: Option<usize>) {
+        self.solo = channel;
+        self.refresh_shown();
+    }
+
+    fn refresh_shown(&mut self) {
+        self.shown = match (&self.pending, self.solo) {
+            (None, None) => None,
+            (pending, solo) => pending
+                .clone()
+                .or_else(|| self.clip().cloned())
+                .map(|mut c| {
+                    if let Some(s) = solo.filter(|&s| s < c.channels.len()) {
+                        for (i, ch) in c.channels.iter_mut().enumerate() {
+                            ch.muted |= i != s;
+                        }
+                    }
+                    c
+                }),
+        };
+        self.revisions.clip += 1;
+    }
+
+    /// A snapshot of what undo restores.
+    pub fn content(&self) -> Content {
+        Content {
+            clips: self.clips.clone(),
+            clip_files: self.clip_files.clone(),
+            roster: self.roster.clone(),
+            external_targets: self.external_targets.clone(),
+        }
+    }
+
+    /// Puts a snapshot back (undo, redo, recovery).
+    pub fn set_content(&mut self, content: Content) {
+        // Bump only what changed: a target drag must not rebind every creature.
+        let clips_changed = self.clips != content.clips;
+        let same_creatures = self.roster.len() == content.roster.len()
+            && self
+                .roster
+                .iter()
+                .zip(&content.roster)
+                .all(|(a, b)| a.path == b.path && a.creature.name() == b.creature.name());
+        let variants_changed = self
+            .roster
+            .iter()
+            .zip(&content.roster)
+            .any(|(a, b)| a.variant != b.variant);
+        if self.external_targets != content.external_targets {
+            self.revisions.targets += 1;
+        }
+        if !same_creatures {
+            self.revisions.roster += 1;
+        } else if variants_changed {
+            self.revisions.variants += 1;
+        }
+        self.clips = content.clips;
+        self.clip_files = content.clip_files;
+        self.roster = content.roster;
+        self.external_targets = content.external_targets;
+        self.active_clip = self.active_clip.min(self.clips.len().saturating_sub(1));
+        if clips_changed {
+            self.pending = None;
+            self.refresh_shown();
+        }
+    }
+
+    /// Replaces one clip (an edit, its undo or its redo).
+    pub fn replace_clip(&mut self, index: usize, clip: Clip) {
+        if let Some(c) = self.clips.get_mut(index) {
+            *c = clip;
+            self.pending = None;
+            self.refresh_shown();
+        }
+    }
+
+    /// Writes the project to `path` with every clip next to it (`clip_files` relative to its
+    /// folder) and creatures that have no file yet; each file is replaced atomically, the
+    /// project file last, so a crash midway leaves the old project readable.
+    pub fn save_as(&mut self, path: &Path) -> Result<(), SaveError> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let old_dir = self
+            .path
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf);
+        while self.clip_files.len() < self.clips.len() {
+            let clip = &self.clips[self.clip_files.len()];
+            self.clip_files.push(clip_file_name(clip));
+        }
+        for (clip, file) in self.clips.iter().zip(&self.clip_files) {
+            let file = dir.join(file);
+            make_parent(&file)?;
+            save_clip(&file, clip)?;
+        }
+        let mut creatures = Vec::with_capacity(self.roster.len());
+        for entry in &mut self.roster {
+            let file = match &entry.path {
+                Some(p) => p.clone(),
+                None => {
+                    let p = dir.join("creatures").join(format!(
+                        "{}.creature.json",
+                        file_stem(entry.creature.name())
+                    ));
+                    make_parent(&p)?;
+                    save_creature(&p, &entry.creature)?;
+                    entry.path = Some(p.clone());
+                    p
+                }
+            };
+            creatures.push(relative_to(&file, dir));
+        }
+        let mut project = self.project.clone().unwrap_or_default();
+        // Gait files stay where they are; only the way to reach them changes.
+        if let Some(old) = &old_dir {
+            project.gaits = project
+                .gaits
+                .iter()
+                .map(|g| relative_to(&old.join(g), dir))
+                .collect();
+        }
+        project.name = self.name.clone();
+        project.clips = self.clip_files[..self.clips.len()].to_vec();
+        project.creatures = creatures;
+        project.active_clip = self.clip().map(|c| c.name.clone());
+        project.external_targets = self.external_targets.clone();
+        save_project(path, &project)?;
+        self.project = Some(project);
+        self.path = Some(path.to_path_buf());
+        self.project_targets = self.external_targets.clone();
+        Ok(())
     }
 
     /// Loads a project file with everything it references.
@@ -86,12 +290,6 @@ impl Document {
         self.clips.get(self.active_clip)
     }
 
-    /// The active clip for an edit; bumps the clip revision, so only call it to change it.
-    pub fn clip_mut(&mut self) -> Option<&mut Clip> {
-        self.revisions.clip += 1;
-        self.clips.get_mut(self.active_clip)
-    }
-
     pub fn set_active_clip(&mut self, index: usize) {
         if index < self.clips.len() && index != self.active_clip {
             self.active_clip = index;
@@ -99,7 +297,9 @@ impl Document {
             for e in &mut self.roster {
                 e.variant = 0;
             }
-            self.revisions.clip += 1;
+            self.pending = None;
+            self.solo = None;
+            self.refresh_shown();
         }
     }
 
@@ -155,4 +355,45 @@ impl Document {
         self.external_targets = self.project_targets.clone();
         self.revisions.targets += 1;
     }
+}
+
+fn make_parent(file: &Path) -> Result<(), SaveError> {
+    match file.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => {
+            std::fs::create_dir_all(dir).map_err(|source| SaveError {
+                path: dir.display().to_string(),
+                source,
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `clips/<name>.clip.json`, with the name made safe for a file system.
+pub fn clip_file_name(clip: &Clip) -> PathBuf {
+    PathBuf::from("clips").join(format!("{}.clip.json", file_stem(&clip.name)))
+}
+
+fn file_stem(name: &str) -> String {
+    let stem: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if stem.is_empty() {
+        "untitled".into()
+    } else {
+        stem
+    }
+}
+
+/// `path` as seen from `dir` (relative when both are, or both are absolute; else as is).
+fn relative_to(path: &Path, dir: &Path) -> PathBuf {
+    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    pathdiff::diff_paths(abs(path), abs(dir)).unwrap_or_else(|| path.to_path_buf())
 }

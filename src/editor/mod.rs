@@ -9,14 +9,17 @@ pub mod app;
 mod bench;
 pub mod command;
 pub mod document;
+pub mod history;
 pub mod layout;
 pub mod panels;
 pub mod playback;
+pub mod posing;
 pub mod prefs;
 pub mod preview;
+pub mod recovery;
 pub mod viewport;
 
-pub use app::{AnymorphApp, AppOptions};
+pub use app::{AnymorphApp, AppOptions, RECOVER};
 pub use bench::{BenchRecorder, BenchReport};
 
 use anyhow::{Context as _, Result, anyhow};

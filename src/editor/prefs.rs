@@ -59,4 +59,38 @@ pub struct Preferences {
     pub playback: PlaybackPrefs,
     /// Bumped by "Reset Layout": panels take new ids, so egui forgets their sizes.
     pub layout_generation: u32,
+    pub posing: PosingPrefs,
+    /// Projects opened or saved, most recent first.
+    pub recent: Vec<std::path::PathBuf>,
+}
+
+/// How many recent projects File → Open Recent lists.
+pub const MAX_RECENT: usize = 10;
+
+impl Preferences {
+    /// Puts `path` first in the recent list.
+    pub fn remember(&mut self, path: &std::path::Path) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_path_buf());
+        self.recent.truncate(MAX_RECENT);
+    }
+}
+
+/// What the gizmo does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GizmoTool {
+    #[default]
+    Translate,
+    Rotate,
+}
+
+/// Posing and keying settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PosingPrefs {
+    pub tool: GizmoTool,
+    /// Gizmo axes along the active body instead of the world's.
+    pub local: bool,
+    /// Every gizmo move writes a key at once.
+    pub auto_key: bool,
 }

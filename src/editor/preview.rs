@@ -111,7 +111,7 @@ impl Preview {
             .iter()
             .zip(offsets)
             .map(|(entry, offset)| {
-                let binding = match doc.clip() {
+                let binding = match doc.shown_clip() {
                     Some(clip) => bind(clip, &entry.creature),
                     None => Binding {
                         reason: Some("the project has no clip".into()),
@@ -120,7 +120,7 @@ impl Preview {
                     },
                 };
                 let pipeline = doc
-                    .clip()
+                    .shown_clip()
                     .and_then(|clip| Pipeline::new(clip, &entry.creature, &binding, entry.variant));
                 CreaturePreview {
                     binding,
@@ -135,7 +135,7 @@ impl Preview {
         self.times.bind_us = start.elapsed().as_secs_f32() * 1e6;
         log::debug!(
             "bound '{}' to {} creatures in {:.0} µs",
-            doc.clip().map_or("", |c| c.name.as_str()),
+            doc.shown_clip().map_or("", |c| c.name.as_str()),
             self.creatures.len(),
             self.times.bind_us
         );
@@ -145,7 +145,7 @@ impl Preview {
         let start = Instant::now();
         for (p, entry) in self.creatures.iter_mut().zip(&doc.roster) {
             p.pipeline = doc
-                .clip()
+                .shown_clip()
                 .and_then(|clip| Pipeline::new(clip, &entry.creature, &p.binding, entry.variant));
             if p.pipeline.is_none() {
                 p.pose = rest_pose(&entry.creature);
@@ -157,7 +157,7 @@ impl Preview {
 
     /// Runs every creature's pipeline at `clock_secs` on the playback clock.
     pub fn evaluate(&mut self, doc: &Document, clock_secs: f32, dt_secs: f32) {
-        let Some(clip) = doc.clip() else {
+        let Some(clip) = doc.shown_clip() else {
             return;
         };
         let input = EvalInput {
@@ -192,7 +192,7 @@ impl Preview {
         self.traced = Some(now);
         let start = Instant::now();
         for (p, entry) in self.creatures.iter_mut().zip(&doc.roster) {
-            p.curves = match (doc.clip(), active_channel, &p.pipeline) {
+            p.curves = match (doc.shown_clip(), active_channel, &p.pipeline) {
                 (Some(clip), Some(channel), Some(pipeline)) => {
                     trace_channel(clip, channel, &entry.creature, pipeline, doc)
                 }

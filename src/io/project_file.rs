@@ -17,7 +17,7 @@ pub const PROJECT_FORMAT: FormatTag = FormatTag {
 };
 
 /// A project file. Paths are relative to the project file's folder.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Project {
     pub name: String,
     #[serde(default)]

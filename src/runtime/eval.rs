@@ -292,6 +292,16 @@ impl Plan {
         self.tracks.iter().map(|t| (t.channel, t.body))
     }
 
+    /// The `S`/`G` frame a channel used for a body in the last evaluated frame: what an
+    /// editor poses and keys through, so a dragged body lands exactly where the runtime
+    /// will put it.
+    pub fn motion_frame(&self, channel: usize, body: BodyId) -> Option<MotionFrame> {
+        self.tracks
+            .iter()
+            .find(|t| t.channel == channel && t.body == body)
+            .map(|t| t.frame)
+    }
+
     /// Evaluates one frame into `goals` (cleared first).
     pub fn evaluate(
         &mut self,

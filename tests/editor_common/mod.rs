@@ -28,19 +28,21 @@ pub fn cpu_wgpu_setup() -> egui_wgpu::WgpuSetup {
 }
 
 /// The editor on the sample project, as a user starts it, with preferences at defaults.
+/// No autosave: tests must not touch the user's recovery file.
 pub fn editor() -> Harness<'static, AnymorphApp> {
+    editor_with(AppOptions {
+        restore_preferences: false,
+        recovery_file: None,
+        ..AppOptions::sample()
+    })
+}
+
+/// The editor started with `options`.
+pub fn editor_with(options: AppOptions) -> Harness<'static, AnymorphApp> {
     let harness = Harness::builder()
         .with_size(WINDOW)
         .wgpu_setup(cpu_wgpu_setup())
-        .build_eframe(|cc| {
-            AnymorphApp::new(
-                cc,
-                AppOptions {
-                    restore_preferences: false,
-                    ..AppOptions::sample()
-                },
-            )
-        });
+        .build_eframe(move |cc| AnymorphApp::new(cc, options.clone()));
     let mut harness = harness;
     // Panels settle their sizes over the first frames; the viewport frames the creatures.
     harness.run_steps(4);

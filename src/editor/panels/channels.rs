@@ -7,6 +7,9 @@ use crate::runtime::clip::{Channel, Predicate};
 use crate::runtime::movement::{PositionMode, RotationMode, ScaleMode};
 use egui::{Color32, RichText};
 
+/// Button labels, shared with tests.
+pub const ADD_CHANNEL: &str = "➕ Channel";
+
 /// The channel list.
 #[derive(Debug, Default)]
 pub struct ChannelPanel;
@@ -17,6 +20,7 @@ impl ChannelPanel {
         ui: &mut egui::Ui,
         doc: &Document,
         active_channel: Option<usize>,
+        solo: Option<usize>,
         commands: &mut CommandQueue,
     ) {
         let heading = ui.heading("Clip");
@@ -68,11 +72,51 @@ impl ChannelPanel {
         }
         ui.separator();
         ui.heading("Channels");
+        ui.horizontal_wrapped(|ui| {
+            let mut button = |ui: &mut egui::Ui, text: &str, command: Command, enabled: bool| {
+                if ui
+                    .add_enabled(enabled, egui::Button::new(text).small())
+                    .on_hover_text(command.tooltip())
+                    .clicked()
+                {
+                    commands.push(command);
+                }
+            };
+            let n = clip.channels.len();
+            let active = active_channel.filter(|&i| i < n);
+            button(ui, ADD_CHANNEL, Command::AddChannel, true);
+            button(
+                ui,
+                "⎘ Duplicate",
+                Command::DuplicateChannel,
+                active.is_some(),
+            );
+            button(ui, "🗑 Delete", Command::DeleteChannel, active.is_some());
+            if let Some(i) = active {
+                button(
+                    ui,
+                    "⏶",
+                    Command::MoveChannel {
+                        from: i,
+                        to: i.saturating_sub(1),
+                    },
+                    i > 0,
+                );
+                button(
+                    ui,
+                    "⏷",
+                    Command::MoveChannel { from: i, to: i + 1 },
+                    i + 1 < n,
+                );
+            }
+        });
         egui::ScrollArea::vertical()
-            .auto_shrink([false, false])
+            .id_salt("channel list")
+            .max_height(ui.available_height() * 0.4)
+            .auto_shrink([false, true])
             .show(ui, |ui| {
                 for (i, channel) in clip.channels.iter().enumerate() {
-                    channel_row(ui, i, channel, active_channel == Some(i), commands);
+                    channel_row(ui, i, channel, active_channel == Some(i), solo, commands);
                 }
             });
     }
@@ -83,9 +127,18 @@ fn channel_row(
     index: usize,
     channel: &Channel,
     active: bool,
+    solo: Option<usize>,
     commands: &mut CommandQueue,
 ) {
     ui.horizontal(|ui| {
+        let soloed = solo == Some(index);
+        if ui
+            .selectable_label(soloed, "S")
+            .on_hover_text("Solo: preview only this channel (the clip keeps the others)")
+            .clicked()
+        {
+            commands.push(Command::SoloChannel((!soloed).then_some(index)));
+        }
         let mut enabled = !channel.muted;
         if ui
             .checkbox(&mut enabled, "")

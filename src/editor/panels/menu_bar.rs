@@ -6,6 +6,11 @@ use crate::editor::command::{Command, CommandQueue, Menu};
 /// Answers "is this toggle on?" for the commands that are toggles.
 pub trait ToggleState {
     fn is_on(&self, command: &Command) -> Option<bool>;
+
+    /// Projects for File → Open Recent, most recent first.
+    fn recent_projects(&self) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
 }
 
 pub fn menu_bar_ui(ui: &mut egui::Ui, state: &dyn ToggleState, commands: &mut CommandQueue) {
@@ -36,6 +41,19 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &dyn ToggleState, commands: &mut Co
                     if ui.add(button).on_hover_text(command.tooltip()).clicked() {
                         commands.push(command.clone());
                         ui.close();
+                    }
+                    if *command == Command::OpenProject {
+                        let recent = state.recent_projects();
+                        ui.add_enabled_ui(!recent.is_empty(), |ui| {
+                            ui.menu_button("Open Recent", |ui| {
+                                for path in recent {
+                                    if ui.button(path.display().to_string()).clicked() {
+                                        commands.push(Command::OpenProjectPath(path));
+                                        ui.close();
+                                    }
+                                }
+                            });
+                        });
                     }
                 }
             });

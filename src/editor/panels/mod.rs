@@ -3,6 +3,7 @@
 
 pub mod channels;
 pub mod help;
+pub mod inspector;
 pub mod menu_bar;
 pub mod roster;
 pub mod status_bar;

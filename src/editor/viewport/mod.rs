@@ -2,6 +2,7 @@
 //! callback that draws the scene.
 
 mod callback;
+pub mod gizmo;
 mod orbit;
 pub mod scene_build;
 
@@ -17,6 +18,7 @@ use crate::runtime::creature::BodyId;
 use crate::runtime::math::Aabb;
 use callback::ViewportCallback;
 use egui::{Color32, PointerButton, Pos2, Rect, Sense, Vec2};
+use gizmo::{Gizmo, GizmoEvent, GizmoTarget};
 use glam::Vec3;
 use scene_build::{BuiltScene, SceneInputs};
 
@@ -49,6 +51,8 @@ pub struct ViewportInputs<'a> {
     pub selection: Option<Selection>,
     pub active_channel: Option<usize>,
     pub time_secs: f32,
+    /// The gizmo on the active body, when there is one to pose.
+    pub gizmo: Option<GizmoTarget>,
 }
 
 /// The viewport's transient state.
@@ -58,6 +62,9 @@ pub struct ViewportPanel {
     hovered: Option<(usize, BodyId)>,
     target_hovered: bool,
     target_drag: Option<TargetDrag>,
+    /// Target drags so far: each drag's id, so its moves merge into one undo step.
+    target_drags: u64,
+    gizmo: Gizmo,
     pending_frame: Option<FrameRequest>,
     /// Keep everything framed as the viewport resizes, until the user moves the camera.
     auto_frame: bool,
@@ -78,6 +85,8 @@ impl ViewportPanel {
             hovered: None,
             target_hovered: false,
             target_drag: None,
+            target_drags: 0,
+            gizmo: Gizmo::default(),
             pending_frame: Some(FrameRequest::All),
             auto_frame: true,
             rect: Rect::NOTHING,
@@ -148,7 +157,7 @@ impl ViewportPanel {
         self.scene_us = start.elapsed().as_secs_f32() * 1e6;
         self.body_count = built.scene.bodies.len();
 
-        self.interact(ui, &response, &built, size, commands);
+        self.interact(ui, &response, &built, size, inputs.gizmo, commands);
         // Show this frame's hover at once rather than a frame late.
         for (body, owner) in built.scene.bodies.iter_mut().zip(&built.owners) {
             body.hovered = self.hovered == Some(*owner) && self.target_drag.is_none();
@@ -179,6 +188,11 @@ impl ViewportPanel {
             );
         }
         self.paint_labels(ui, &built, rect);
+        if let Some(target) = &inputs.gizmo {
+            let painter = ui.painter_at(rect);
+            self.gizmo
+                .paint(&painter, rect.min, target, &self.camera, size);
+        }
         self.paint_hud(ui, inputs, rect);
     }
 
@@ -262,6 +276,7 @@ impl ViewportPanel {
         response: &egui::Response,
         built: &BuiltScene,
         size: glam::Vec2,
+        gizmo: Option<GizmoTarget>,
         commands: &mut CommandQueue,
     ) {
         let (modifiers, pointer, press_origin) = ui.input(|i| {
@@ -278,6 +293,37 @@ impl ViewportPanel {
             || response.dragged_by(PointerButton::Middle)
             || response.dragged_by(PointerButton::Secondary);
 
+        // The gizmo comes first: it sits on top of the body it poses.
+        if let Some(target) = gizmo.filter(|_| !navigating || self.gizmo.is_dragging()) {
+            let press =
+                press_origin.map(|o| glam::Vec2::new(o.x - self.rect.min.x, o.y - self.rect.min.y));
+            let event = self.gizmo.interact(
+                &target,
+                &self.camera,
+                size,
+                local,
+                press,
+                response.drag_started_by(PointerButton::Primary),
+                response.dragged_by(PointerButton::Primary),
+            );
+            match event {
+                Some(GizmoEvent::Moved { pose, drag }) => {
+                    commands.push(Command::PoseActive { pose, drag });
+                }
+                Some(GizmoEvent::Released) => commands.push(Command::EndPose),
+                None => {}
+            }
+            if self.gizmo.is_dragging() || self.gizmo.is_hovered() {
+                self.hovered = None;
+                self.target_hovered = false;
+                return;
+            }
+        } else if self.gizmo.is_dragging() {
+            // The active body went away mid-drag (its channel or creature changed).
+            self.gizmo = Gizmo::default();
+            commands.push(Command::EndPose);
+        }
+
         // Continue or end a target drag.
         if let Some(drag) = self.target_drag {
             if response.dragged_by(PointerButton::Primary) {
@@ -285,7 +331,10 @@ impl ViewportPanel {
                     let ray = self.camera.ray_through_pixel(p, size);
                     if let Some(t) = ray.hit_plane(drag.plane_point, drag.plane_normal) {
                         let world = ray.at(t) + drag.grab_offset;
-                        commands.push(Command::SetTarget(world - drag.creature_offset));
+                        commands.push(Command::SetTarget {
+                            at: world - drag.creature_offset,
+                            drag: self.target_drags,
+                        });
                     }
                 }
                 return;
@@ -321,6 +370,7 @@ impl ViewportPanel {
                 let under = grab_ray
                     .hit_plane(h.world, normal)
                     .map_or(h.world, |t| grab_ray.at(t));
+                self.target_drags += 1;
                 self.target_drag = Some(TargetDrag {
                     creature_offset: h.offset,
                     plane_point: h.world,

@@ -199,6 +199,23 @@ fn add_bodies(
     creature: &Creature,
     preview: &CreaturePreview,
 ) {
+    // The bodies the active channel moves here (its query, through the chosen variant):
+    // tinted so the animator sees what a query selects on every creature at once.
+    let channel_bodies: Vec<BodyId> = match (inputs.active_channel, &preview.pipeline) {
+        (Some(c), Some(p)) => p
+            .plan()
+            .tracks()
+            .filter(|&(ch, _)| ch == c)
+            .map(|(_, b)| b)
+            .collect(),
+        (Some(c), None) => inputs
+            .doc
+            .shown_clip()
+            .and_then(|clip| clip.channels.get(c))
+            .map(|ch| ch.context.select(creature))
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
     for (b, pose) in preview.pose.iter().enumerate().take(creature.len()) {
         let body = creature.body(b);
         let selected = inputs
@@ -209,6 +226,10 @@ fn add_bodies(
             // The clip does not play here: grey the creature out.
             let grey = (color[0] + color[1] + color[2]) / 3.0 * 0.55;
             color = color.map(|c| grey + (c - grey) * 0.15);
+        }
+        if channel_bodies.contains(&b) {
+            let tint = [1.0, 0.55, 0.1];
+            color = std::array::from_fn(|i| color[i] * 0.45 + tint[i] * 0.55);
         }
         out.scene.bodies.push(BodyInstance {
             position: pose.position + preview.offset,
