@@ -452,7 +452,7 @@ impl ViewportPanel {
             rect.left_bottom() + Vec2::new(10.0, -8.0),
             egui::Align2::LEFT_BOTTOM,
             "Orbit: Alt+LMB or MMB   Pan: Alt+MMB or Shift+MMB   Zoom: wheel or Alt+RMB   \
-             F frame selected   A frame all   Click: select",
+             F frame selected   A frame all   Click: select   W/E move/rotate   S key",
             egui::FontId::proportional(11.0),
             Color32::from_gray(150),
         );
