@@ -97,6 +97,10 @@ pub struct AnymorphApp {
     /// A copied generalized pose (Ctrl+C / Ctrl+V).
     clipboard: Option<BodyPose>,
     title: String,
+    /// The window was asked to close with unsaved edits: ask first.
+    confirm_close: bool,
+    /// The animator chose: close now (discarding unsaved edits if `discard`).
+    close_decided: Option<bool>,
 }
 
 impl AnymorphApp {
@@ -145,6 +149,8 @@ impl AnymorphApp {
             last_autosave: None,
             clipboard: None,
             title: String::new(),
+            confirm_close: false,
+            close_decided: None,
         };
         app.open(&options.project);
         if let Some(file) = app.recovery_file.as_ref().filter(|f| f.exists()) {
@@ -924,6 +930,56 @@ impl AnymorphApp {
         }
     }
 
+    /// Closing with unsaved edits asks to save, as every desktop editor does.
+    fn close_guard(&mut self, ctx: &egui::Context) {
+        if ctx.input(|i| i.viewport().close_requested())
+            && self.history.is_dirty()
+            && self.close_decided.is_none()
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.confirm_close = true;
+        }
+        if !self.confirm_close {
+            return;
+        }
+        let mut choice = None;
+        egui::Modal::new(egui::Id::unique("confirm close")).show(ctx, |ui| {
+            ui.heading("Save changes before closing?");
+            ui.label(format!("{} has unsaved edits.", self.doc.name));
+            ui.horizontal(|ui| {
+                if ui.button("Save").clicked() {
+                    choice = Some(0);
+                }
+                if ui.button("Don't Save").clicked() {
+                    choice = Some(1);
+                }
+                if ui.button("Cancel").clicked() {
+                    choice = Some(2);
+                }
+            });
+        });
+        match choice {
+            Some(0) => {
+                self.confirm_close = false;
+                match self.doc.path.clone() {
+                    Some(path) => self.save_to(&path),
+                    None => self.apply(ctx, Command::SaveProjectAs),
+                }
+                if !self.history.is_dirty() {
+                    self.close_decided = Some(false);
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            }
+            Some(1) => {
+                self.confirm_close = false;
+                self.close_decided = Some(true);
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+            Some(_) => self.confirm_close = false,
+            None => {}
+        }
+    }
+
     fn recovery_window(&mut self, ctx: &egui::Context) {
         let Some(text) = self.recovery_offer.clone() else {
             return;
@@ -1152,6 +1208,7 @@ impl eframe::App for AnymorphApp {
         help::about_window(&ctx, &mut self.show_about);
         self.history_window(&ctx);
         self.recovery_window(&ctx);
+        self.close_guard(&ctx);
 
         let commands = self.commands.take();
         if !commands.is_empty() {
@@ -1181,8 +1238,9 @@ impl eframe::App for AnymorphApp {
     }
 
     fn on_exit(&mut self) {
-        // Unsaved work stays recoverable; a clean exit leaves nothing behind.
-        if self.history.is_dirty() {
+        // Unsaved work stays recoverable (unless the animator chose to discard it); a clean
+        // exit leaves nothing behind.
+        if self.history.is_dirty() && self.close_decided != Some(true) {
             self.autosave(true);
         } else if self.recovery_offer.is_none() {
             self.remove_recovery();
