@@ -11,11 +11,13 @@ pub use config::{VALIDATION_FORMAT, ValidationConfig};
 
 use crate::runtime::bind::bind;
 use crate::runtime::clip::Clip;
+use crate::runtime::creature::BodyId;
 use crate::runtime::creature::Creature;
 use crate::runtime::gait::FootPhase;
 use crate::runtime::player::{Character, PlayParams, VariantChoice};
 use crate::runtime::pose::BodyPose;
-use checks::{Overlaps, worst_penetration, worst_stretch};
+use crate::runtime::query::SecondaryContext;
+use checks::{Overlaps, intended_contacts, worst_penetration, worst_stretch};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -138,6 +140,7 @@ pub fn check_cell(
         .take(config.variants_per_cell)
     {
         let mut failures = Vec::new();
+        let overlaps = overlaps.excluding(&contacts_of(clip, creature, &variant.bodies));
         in_place(clip, creature, v, config, &overlaps, &mut failures, None);
         if !creature.legs().is_empty() {
             // Feet the clip animates are the clip's; only gait-placed feet can slip.
@@ -216,6 +219,30 @@ impl Capture {
         self.pose = Some((0..bodies).filter_map(|b| ch.world_pose(b)).collect());
         true
     }
+}
+
+/// Bodies a variant's channels bring to other bodies of the creature on purpose.
+fn contacts_of(
+    clip: &Clip,
+    creature: &Creature,
+    bodies: &[Vec<BodyId>],
+) -> BTreeSet<(BodyId, BodyId)> {
+    let ends = clip
+        .channels
+        .iter()
+        .zip(bodies)
+        .filter(|(c, _)| !c.muted)
+        .filter_map(|(c, moved)| match &c.secondary {
+            Some(SecondaryContext::Query(q)) => Some((moved, q.select(creature))),
+            _ => None,
+        })
+        .flat_map(|(moved, targets)| {
+            moved
+                .iter()
+                .flat_map(move |&m| targets.clone().into_iter().map(move |t| (m, t)))
+                .collect::<Vec<_>>()
+        });
+    intended_contacts(creature, ends)
 }
 
 /// Keeps the worst value per check.
