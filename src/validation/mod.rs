@@ -290,10 +290,10 @@ fn in_place(
         let t = f as f32 * dt;
         ch.set_target(0, moving_target(creature, t));
         let pose = ch.update(if f == 0 { 0.0 } else { dt }).to_vec();
-        if let Some(c) = capture.as_deref_mut() {
-            if c.take(f, &ch, creature.len()) {
-                return;
-            }
+        if let Some(c) = capture.as_deref_mut()
+            && c.take(f, &ch, creature.len())
+        {
+            return;
         }
         let at = |check, value: f32, limit: f32, body: usize| Failure {
             check,
@@ -393,10 +393,10 @@ fn walking(
     for f in 0..frames {
         let t = (f as f32 * dt) % clip.duration_secs;
         ch.update(dt);
-        if let Some(c) = capture.as_deref_mut() {
-            if c.take(f, &ch, creature.len()) {
-                return;
-            }
+        if let Some(c) = capture.as_deref_mut()
+            && c.take(f, &ch, creature.len())
+        {
+            return;
         }
         let world: Vec<_> = (0..creature.len())
             .filter_map(|b| ch.world_pose(b))

@@ -652,13 +652,10 @@ mod tests {
         let clips = crate::samples::clips().expect("sample clips");
         let creatures = crate::samples::creatures().expect("sample creatures");
         let clips: Vec<Clip> = clips.into_iter().filter(|c| c.name == "wave").collect();
-        let named: Vec<(&str, &Creature)> = creatures
-            .iter()
-            .take(2)
-            .map(|c| ("renamed", c))
-            .take(1)
-            .chain(creatures.iter().skip(1).take(1).map(|c| (c.name(), c)))
-            .collect();
+        let named: Vec<(&str, &Creature)> = vec![
+            ("renamed", &creatures[0]),
+            (creatures[1].name(), &creatures[1]),
+        ];
         let config = ValidationConfig::default();
         let inputs = ValidationInputs {
             clips: &clips,
