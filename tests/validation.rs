@@ -127,7 +127,13 @@ fn the_report_has_the_documented_shape() {
         .flat_map(|cl| creatures.iter().map(|cr| check_cell(cl, cr, &config)))
         .collect();
     let dir = tempfile::tempdir().unwrap();
-    let s = report::write(dir.path(), &cells, &config, &|_| false).unwrap();
+    let s = report::write(
+        dir.path(),
+        &cells,
+        &config,
+        &report::Thumbnails::none("not in this test"),
+    )
+    .unwrap();
     assert_eq!(s["cells"], 3, "wave does not bind on the snake");
     assert_eq!(s["not_bound"], 1);
     let rate = s["pass_rate"].as_f64().unwrap();
@@ -163,4 +169,96 @@ fn the_thresholds_file_loads_and_bad_values_name_the_field() {
         .unwrap()
         .replace("\"fps\"", "\"frames_per_second\"");
     assert!(ValidationConfig::from_str(&text, "v.json").is_err());
+}
+
+/// A clip folder holding one clip that fails on the biped (hands under the ground) and a
+/// creature folder holding the biped.
+fn failing_inputs() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let (clips, creatures) = (dir.path().join("clips"), dir.path().join("creatures"));
+    std::fs::create_dir_all(&clips).unwrap();
+    std::fs::create_dir_all(&creatures).unwrap();
+    let clip = one_channel_clip("dig", Cap::Grasper, Vec3::new(0.3, -0.5, 0.3));
+    anymorph::io::save_clip(&clips.join("dig.clip.json"), &clip).unwrap();
+    anymorph::io::save_creature(
+        &creatures.join("biped.creature.json"),
+        common::creature("biped"),
+    )
+    .unwrap();
+    (dir, clips, creatures)
+}
+
+fn validate_command(
+    clips: &std::path::Path,
+    creatures: &std::path::Path,
+    report: &std::path::Path,
+) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_anymorph"));
+    cmd.arg("validate")
+        .arg("--clips")
+        .arg(clips)
+        .arg("--creatures")
+        .arg(creatures)
+        .arg("--report")
+        .arg(report);
+    cmd
+}
+
+#[cfg(feature = "editor")]
+#[test]
+fn a_failing_cell_gets_a_thumbnail_that_decodes() {
+    let (dir, clips, creatures) = failing_inputs();
+    let report = dir.path().join("report");
+    let out = validate_command(&clips, &creatures, &report)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(report.join("index.html")).unwrap();
+    let src = html
+        .split("<img src=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no <img> in the report: {html}"));
+    let png = image::open(report.join(src)).unwrap().to_rgba8();
+    assert_eq!(png.dimensions(), (160, 120));
+    // A picture of something: the creature and the ground, not one flat colour.
+    let first = png.get_pixel(0, 0);
+    let differing = png.pixels().filter(|p| *p != first).count();
+    assert!(differing > 160 * 120 / 20, "{differing} pixels differ");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["thumbnails"]["rendered"], 1);
+}
+
+#[test]
+fn a_renderer_that_cannot_start_does_not_fail_the_run() {
+    let (dir, clips, creatures) = failing_inputs();
+    let report = dir.path().join("report");
+    // A backend this platform does not have: no adapter at all.
+    let out = validate_command(&clips, &creatures, &report)
+        .env("WGPU_BACKEND", "metal")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(report.join("index.html")).unwrap();
+    assert!(!html.contains("<img"), "{html}");
+    assert!(
+        html.contains("thumbnails were not rendered"),
+        "the report says why there are no pictures"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["cells"], 1);
+    assert_eq!(summary["passed"], 0);
+    assert_eq!(summary["thumbnails"]["rendered"], 0);
 }

@@ -119,6 +119,9 @@ pub enum Command {
         config: Option<PathBuf>,
         #[arg(long, default_value_t = 2)]
         threads: usize,
+        /// Which cells get a picture of their worst moment (needs the `editor` feature).
+        #[arg(long, value_enum, default_value_t = validate::ThumbnailChoice::Failing)]
+        thumbnails: validate::ThumbnailChoice,
     },
     /// Play a clip on a creature and write it as a glTF animation (GLB, or JSON for .gltf).
     Bake {
@@ -254,6 +257,7 @@ fn run(cli: Cli) -> Result<()> {
             report,
             config,
             threads,
+            thumbnails,
         }) => validate::validate(validate::ValidateArgs {
             clips,
             creatures,
@@ -262,6 +266,7 @@ fn run(cli: Cli) -> Result<()> {
             report,
             config,
             threads: threads.max(1),
+            thumbnails,
         }),
         Some(Command::Bake {
             creature,

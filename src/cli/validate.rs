@@ -18,7 +18,19 @@ pub(super) struct ValidateArgs {
     pub report: PathBuf,
     pub config: Option<PathBuf>,
     pub threads: usize,
+    pub thumbnails: ThumbnailChoice,
 }
+
+/// Which cells get a picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ThumbnailChoice {
+    None,
+    Failing,
+    All,
+}
+
+/// Thumbnail size: small enough that a CPU rasterizer draws hundreds in seconds.
+const THUMB_SIZE: (u32, u32) = (160, 120);
 
 fn files(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -78,7 +90,38 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
             .collect()
     });
     bar.finish_and_clear();
-    let summary = report::write(&args.report, &cells, &config, &|_| false)?;
+    let wanted: Vec<bool> = cells
+        .iter()
+        .map(|c| match args.thumbnails {
+            ThumbnailChoice::None => false,
+            ThumbnailChoice::Failing => c.binds() && !c.passed(),
+            ThumbnailChoice::All => c.binds(),
+        })
+        .collect();
+    let (rendered, note) = if args.thumbnails == ThumbnailChoice::None {
+        (
+            vec![false; cells.len()],
+            Some("thumbnails were not asked for (--thumbnails none)".to_string()),
+        )
+    } else {
+        thumbnails(
+            &args.report,
+            &jobs,
+            &clips,
+            &creatures,
+            &cells,
+            &wanted,
+            &config,
+        )
+    };
+    let has = |cell: &CellReport| {
+        cells
+            .iter()
+            .position(|c| std::ptr::eq(c, cell))
+            .is_some_and(|i| rendered[i])
+    };
+    let pictures = report::Thumbnails { has: &has, note };
+    let summary = report::write(&args.report, &cells, &config, &pictures)?;
     println!(
         "{} of {} cells pass ({:.1}%); {} do not bind; NaN in {}. Report: {}",
         summary["passed"],
@@ -99,4 +142,80 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Renders the wanted cells' pictures into `report/thumbs/`; which were drawn, and a note
+/// for the report when some or all could not be.
+#[cfg(feature = "editor")]
+fn thumbnails(
+    report: &Path,
+    jobs: &[(usize, usize)],
+    clips: &[Arc<Clip>],
+    creatures: &[Arc<Creature>],
+    cells: &[CellReport],
+    wanted: &[bool],
+    config: &ValidationConfig,
+) -> (Vec<bool>, Option<String>) {
+    use crate::validation::thumbnail::ThumbnailRenderer;
+    let mut rendered = vec![false; cells.len()];
+    let count = wanted.iter().filter(|w| **w).count();
+    if count == 0 {
+        return (rendered, None);
+    }
+    let mut renderer = match ThumbnailRenderer::new(THUMB_SIZE.0, THUMB_SIZE.1) {
+        Ok(r) => r,
+        Err(e) => {
+            // The checks are the point of the run; pictures only help reading them.
+            eprintln!("warning: thumbnails not rendered: {e}");
+            return (rendered, Some(format!("thumbnails were not rendered: {e}")));
+        }
+    };
+    log::info!(
+        "rendering {count} thumbnails on {}",
+        renderer.adapter_name()
+    );
+    let bar = ProgressBar::new(count as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} thumbnails  {elapsed_precise}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut failed = 0;
+    let mut last_error = None;
+    for (i, cell) in cells.iter().enumerate() {
+        if !wanted[i] {
+            continue;
+        }
+        let (c, k) = jobs[i];
+        let path = report.join(report::thumbnail_name(cell));
+        match renderer.render_cell(&clips[c], &creatures[k], cell, config, &path) {
+            Ok(drawn) => rendered[i] = drawn,
+            Err(e) => {
+                failed += 1;
+                last_error = Some(e.to_string());
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let note = last_error.map(|e| {
+        eprintln!("warning: {failed} thumbnail(s) failed, the last with: {e}");
+        format!("{failed} thumbnail(s) could not be rendered: {e}")
+    });
+    (rendered, note)
+}
+
+#[cfg(not(feature = "editor"))]
+fn thumbnails(
+    _report: &Path,
+    _jobs: &[(usize, usize)],
+    _clips: &[Arc<Clip>],
+    _creatures: &[Arc<Creature>],
+    cells: &[CellReport],
+    _wanted: &[bool],
+    _config: &ValidationConfig,
+) -> (Vec<bool>, Option<String>) {
+    (
+        vec![false; cells.len()],
+        Some("thumbnails were not rendered: built without the `editor` feature".into()),
+    )
 }

@@ -17,4 +17,6 @@ pub use creature_file::{creature_from_str, creature_to_string, load_creature, sa
 pub use error::{LoadError, SaveError};
 pub use gait_file::{gait_from_str, gait_to_string, load_gait, save_gait};
 pub use package_file::{Package, load_package, package_from_str, package_to_string, save_package};
-pub use project_file::{LoadedProject, Project, load_project, project_from_str, save_project};
+pub use project_file::{
+    LoadedProject, Project, ValidationMark, Verdict, load_project, project_from_str, save_project,
+};

@@ -33,6 +33,37 @@ pub struct Project {
     /// Preview positions of the external targets, character space, by index.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub external_targets: Vec<Vec3>,
+    /// A tester's verdicts on cells of the validation grid, kept with the project so they
+    /// survive a re-run that would otherwise repaint the cell.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub validation_marks: Vec<ValidationMark>,
+}
+
+/// A tester's verdict on one clip × creature × variant of the validation grid.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValidationMark {
+    pub clip: String,
+    pub creature: String,
+    pub variant: usize,
+    pub verdict: Verdict,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+impl ValidationMark {
+    /// Whether this mark is about that cell and variant.
+    pub fn is_for(&self, clip: &str, creature: &str, variant: usize) -> bool {
+        self.clip == clip && self.creature == creature && self.variant == variant
+    }
+}
+
+/// What a tester decided, whatever the automatic checks said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Pass,
+    Fail,
 }
 
 /// A project with its clips and creatures loaded.
@@ -54,6 +85,22 @@ pub fn project_from_str(text: &str, path: &str) -> Result<Project, LoadError> {
                 path: path.into(),
                 field: format!("external_targets[{i}]"),
                 message: "not a finite position".into(),
+            });
+        }
+    }
+    for (i, m) in project.validation_marks.iter().enumerate() {
+        // Two verdicts on one cell would make which one the editor shows depend on order.
+        if let Some(j) = project.validation_marks[..i]
+            .iter()
+            .position(|o| o.is_for(&m.clip, &m.creature, m.variant))
+        {
+            return Err(LoadError::Field {
+                path: path.into(),
+                field: format!("validation_marks[{i}]"),
+                message: format!(
+                    "a second mark for clip '{}', creature '{}', variant {} (the first is validation_marks[{j}])",
+                    m.clip, m.creature, m.variant
+                ),
             });
         }
     }
@@ -107,4 +154,44 @@ pub fn project_to_string(project: &Project) -> String {
 
 pub fn save_project(path: &Path, project: &Project) -> Result<(), SaveError> {
     atomic::write_atomic(path, project_to_string(project).as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    const WITH_MARKS: &str = r#"{ "format": "anymorph-project", "version": 1, "name": "p",
+        "validation_marks": [
+          { "clip": "wave", "creature": "biped", "variant": 0, "verdict": "fail", "note": "pops" },
+          { "clip": "wave", "creature": "biped", "variant": 1, "verdict": "pass" } ] }"#;
+
+    #[test]
+    fn validation_marks_round_trip_and_are_left_out_when_empty() {
+        let p = project_from_str(WITH_MARKS, "p.json").unwrap();
+        assert_eq!(p.validation_marks.len(), 2);
+        assert_eq!(p.validation_marks[0].verdict, Verdict::Fail);
+        assert_eq!(p.validation_marks[1].note, "");
+        let back = project_from_str(&project_to_string(&p), "again.json").unwrap();
+        assert_eq!(back, p);
+        let mut none = p.clone();
+        none.validation_marks.clear();
+        assert!(!project_to_string(&none).contains("validation_marks"));
+    }
+
+    #[test]
+    fn bad_validation_marks_name_the_field() {
+        let twice = WITH_MARKS.replace("\"variant\": 1", "\"variant\": 0");
+        let e = project_from_str(&twice, "p.json").unwrap_err().to_string();
+        assert!(
+            e.contains("p.json") && e.contains("validation_marks[1]"),
+            "{e}"
+        );
+        let bad = WITH_MARKS.replace("\"fail\"", "\"maybe\"");
+        let e = project_from_str(&bad, "p.json").unwrap_err().to_string();
+        assert!(
+            e.contains("p.json") && e.contains("validation_marks"),
+            "{e}"
+        );
+    }
 }

@@ -4,6 +4,7 @@ use crate::runtime::creature::{BodyId, Creature};
 use crate::runtime::math::Aabb;
 use crate::runtime::pose::BodyPose;
 use glam::Vec3;
+use std::collections::BTreeSet;
 
 /// A body as a capsule: a segment along its longest axis and a radius.
 #[derive(Clone, Copy, Debug)]
@@ -67,6 +68,20 @@ impl Overlaps {
         Overlaps { capsules, pairs }
     }
 
+    /// These overlaps without the pairs in `contacts` (pairs the clip brings together on
+    /// purpose, `a < b`).
+    pub fn excluding(&self, contacts: &BTreeSet<(BodyId, BodyId)>) -> Overlaps {
+        Overlaps {
+            capsules: self.capsules.clone(),
+            pairs: self
+                .pairs
+                .iter()
+                .filter(|&&(a, b, _)| !contacts.contains(&(a, b)))
+                .copied()
+                .collect(),
+        }
+    }
+
     /// The deepest overlap beyond rest, as a fraction of the thinner body's radius.
     pub fn worst(&self, pose: &[BodyPose]) -> Option<(f32, BodyId, BodyId)> {
         self.pairs
@@ -78,6 +93,36 @@ impl Overlaps {
             })
             .max_by(|x, y| x.0.total_cmp(&y.0))
     }
+}
+
+/// Pairs of bodies a clip means to touch: a channel that moves a body relative to another
+/// of the same creature (hand to mouth, hand to the other hand) asks for contact there, so
+/// the two ends — each with its parent and everything below it (fingers, the head around a
+/// mouth) — may overlap.
+pub fn intended_contacts(
+    creature: &Creature,
+    ends: impl IntoIterator<Item = (BodyId, BodyId)>,
+) -> BTreeSet<(BodyId, BodyId)> {
+    let near = |b: BodyId| -> Vec<BodyId> {
+        (0..creature.len())
+            .filter(|&d| {
+                creature.parent(b) == Some(d)
+                    || std::iter::successors(Some(d), |&x| creature.parent(x)).any(|x| x == b)
+            })
+            .collect()
+    };
+    let mut pairs = BTreeSet::new();
+    for (a, b) in ends {
+        let around_b = near(b);
+        for x in near(a) {
+            for &y in &around_b {
+                if x != y {
+                    pairs.insert((x.min(y), x.max(y)));
+                }
+            }
+        }
+    }
+    pairs
 }
 
 fn depth(ca: &Capsule, pa: &BodyPose, cb: &Capsule, pb: &BodyPose) -> f32 {
@@ -174,7 +219,23 @@ pub fn worst_penetration(
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn intended_contacts_cover_the_two_ends_and_nothing_else() {
+        let creatures = crate::samples::creatures().unwrap();
+        let biped = creatures.iter().find(|c| c.name() == "biped").unwrap();
+        let id = |n: &str| biped.bodies().iter().position(|b| b.name == n).unwrap();
+        let pairs = intended_contacts(biped, [(id("hand_l"), id("hand_r"))]);
+        let has = |a: &str, b: &str| pairs.contains(&(id(a).min(id(b)), id(a).max(id(b))));
+        assert!(has("hand_l", "hand_r"));
+        assert!(
+            has("forearm_l", "hand_r"),
+            "the arm just above a hand may touch"
+        );
+        assert!(!has("hand_l", "head") && !has("hand_r", "pelvis"));
+    }
 
     #[test]
     fn segment_distance_handles_parallel_crossing_and_points() {

@@ -4,15 +4,20 @@
 mod checks;
 mod config;
 pub mod report;
+#[cfg(feature = "editor")]
+pub mod thumbnail;
 
 pub use config::{VALIDATION_FORMAT, ValidationConfig};
 
 use crate::runtime::bind::bind;
 use crate::runtime::clip::Clip;
+use crate::runtime::creature::BodyId;
 use crate::runtime::creature::Creature;
 use crate::runtime::gait::FootPhase;
 use crate::runtime::player::{Character, PlayParams, VariantChoice};
-use checks::{Overlaps, worst_penetration, worst_stretch};
+use crate::runtime::pose::BodyPose;
+use crate::runtime::query::SecondaryContext;
+use checks::{Overlaps, intended_contacts, worst_penetration, worst_stretch};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -61,6 +66,10 @@ pub struct Failure {
     pub check: Check,
     /// Clip-local time of the worst moment.
     pub time_secs: f32,
+    /// The frame of the run (in place, or walking when `walking`) where it happened, to
+    /// replay it with [`pose_at`]. For NaN it is the last frame before the NaN.
+    #[serde(default)]
+    pub frame: usize,
     pub body: String,
     /// The measured value and the limit it broke, in the check's units (see the config).
     pub value: f32,
@@ -131,7 +140,8 @@ pub fn check_cell(
         .take(config.variants_per_cell)
     {
         let mut failures = Vec::new();
-        in_place(clip, creature, v, config, &overlaps, &mut failures);
+        let overlaps = overlaps.excluding(&contacts_of(clip, creature, &variant.bodies));
+        in_place(clip, creature, v, config, &overlaps, &mut failures, None);
         if !creature.legs().is_empty() {
             // Feet the clip animates are the clip's; only gait-placed feet can slip.
             let clip_feet: BTreeSet<usize> = variant
@@ -141,7 +151,7 @@ pub fn check_cell(
                 .filter(|(_, c)| c.position.is_some() && !c.muted)
                 .flat_map(|(bodies, _)| bodies.iter().copied())
                 .collect();
-            walking(clip, creature, v, config, &clip_feet, &mut failures);
+            walking(clip, creature, v, config, &clip_feet, &mut failures, None);
         }
         cell.variants.push(VariantReport {
             variant: v,
@@ -150,6 +160,89 @@ pub fn check_cell(
         });
     }
     cell
+}
+
+/// Replays the run where `failure` happened and returns every body's world pose at its
+/// frame: the moment a thumbnail shows. `None` if the clip does not play or the run ends
+/// before that frame.
+pub fn pose_at(
+    clip: &Arc<Clip>,
+    creature: &Arc<Creature>,
+    config: &ValidationConfig,
+    variant: usize,
+    failure: &Failure,
+) -> Option<Vec<BodyPose>> {
+    let mut capture = Capture {
+        frame: failure.frame,
+        pose: None,
+    };
+    // The replay's own findings are the ones already reported.
+    let mut ignored = Vec::new();
+    if failure.walking {
+        let feet = BTreeSet::new();
+        walking(
+            clip,
+            creature,
+            variant,
+            config,
+            &feet,
+            &mut ignored,
+            Some(&mut capture),
+        );
+    } else {
+        let overlaps = Overlaps::of(creature);
+        in_place(
+            clip,
+            creature,
+            variant,
+            config,
+            &overlaps,
+            &mut ignored,
+            Some(&mut capture),
+        );
+    }
+    capture.pose.filter(|p| p.iter().all(BodyPose::is_finite))
+}
+
+/// The frame a replay stops at, and the world pose it found there.
+struct Capture {
+    frame: usize,
+    pose: Option<Vec<BodyPose>>,
+}
+
+impl Capture {
+    /// Keeps the pose if this is the frame; true when the replay can stop.
+    fn take(&mut self, frame: usize, ch: &Character, bodies: usize) -> bool {
+        if frame != self.frame {
+            return false;
+        }
+        self.pose = Some((0..bodies).filter_map(|b| ch.world_pose(b)).collect());
+        true
+    }
+}
+
+/// Bodies a variant's channels bring to other bodies of the creature on purpose.
+fn contacts_of(
+    clip: &Clip,
+    creature: &Creature,
+    bodies: &[Vec<BodyId>],
+) -> BTreeSet<(BodyId, BodyId)> {
+    let ends = clip
+        .channels
+        .iter()
+        .zip(bodies)
+        .filter(|(c, _)| !c.muted)
+        .filter_map(|(c, moved)| match &c.secondary {
+            Some(SecondaryContext::Query(q)) => Some((moved, q.select(creature))),
+            _ => None,
+        })
+        .flat_map(|(moved, targets)| {
+            moved
+                .iter()
+                .flat_map(move |&m| targets.clone().into_iter().map(move |t| (m, t)))
+                .collect::<Vec<_>>()
+        });
+    intended_contacts(creature, ends)
 }
 
 /// Keeps the worst value per check.
@@ -176,6 +269,7 @@ fn in_place(
     config: &ValidationConfig,
     overlaps: &Overlaps,
     failures: &mut Vec<Failure>,
+    mut capture: Option<&mut Capture>,
 ) {
     let mut ch = Character::new(Arc::clone(creature));
     let params = PlayParams {
@@ -196,9 +290,19 @@ fn in_place(
         let t = f as f32 * dt;
         ch.set_target(0, moving_target(creature, t));
         let pose = ch.update(if f == 0 { 0.0 } else { dt }).to_vec();
+        if let Some(c) = capture.as_deref_mut()
+            && c.take(f, &ch, creature.len())
+        {
+            return;
+        }
         let at = |check, value: f32, limit: f32, body: usize| Failure {
             check,
             time_secs: t.min(clip.duration_secs),
+            frame: if check == Check::Nan {
+                f.saturating_sub(1)
+            } else {
+                f
+            },
             body: name(body),
             value,
             limit,
@@ -266,6 +370,7 @@ fn walking(
     config: &ValidationConfig,
     clip_feet: &BTreeSet<usize>,
     failures: &mut Vec<Failure>,
+    mut capture: Option<&mut Capture>,
 ) {
     let mut ch = Character::new(Arc::clone(creature));
     let params = PlayParams {
@@ -288,6 +393,11 @@ fn walking(
     for f in 0..frames {
         let t = (f as f32 * dt) % clip.duration_secs;
         ch.update(dt);
+        if let Some(c) = capture.as_deref_mut()
+            && c.take(f, &ch, creature.len())
+        {
+            return;
+        }
         let world: Vec<_> = (0..creature.len())
             .filter_map(|b| ch.world_pose(b))
             .collect();
@@ -297,6 +407,7 @@ fn walking(
                 Failure {
                     check: Check::Nan,
                     time_secs: t,
+                    frame: f.saturating_sub(1),
                     body: String::new(),
                     value: 1.0,
                     limit: 0.0,
@@ -317,6 +428,7 @@ fn walking(
                     Failure {
                         check: Check::FootSlip,
                         time_secs: t,
+                        frame: f,
                         body: creature.body(limb.foot).name.clone(),
                         value: now.distance(s) / limb.length,
                         limit: config.foot_slip,
@@ -333,6 +445,7 @@ fn walking(
                 Failure {
                     check: Check::GroundPenetration,
                     time_secs: t,
+                    frame: f,
                     body: creature.body(b).name.clone(),
                     value: d,
                     limit: config.ground_penetration,

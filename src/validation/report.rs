@@ -53,17 +53,24 @@ pub fn thumbnail_name(cell: &CellReport) -> String {
     )
 }
 
-fn colour(check: Option<Check>) -> &'static str {
+/// The colour of a cell failing `check` (`None`: passing), 8-bit sRGB. The HTML report and
+/// the editor's grid share it so a tester reads both the same way.
+pub fn check_rgb(check: Option<Check>) -> [u8; 3] {
     match check {
-        None => "#cdeccd",
-        Some(Check::Nan) => "#ff4d4d",
-        Some(Check::GoalError) => "#ffb366",
-        Some(Check::BoneStretch) => "#ff8080",
-        Some(Check::FootSlip) => "#ffd966",
-        Some(Check::GroundPenetration) => "#c9a0ff",
-        Some(Check::Interpenetration) => "#80c4ff",
-        Some(Check::Jitter) => "#ff99dd",
+        None => [0xcd, 0xec, 0xcd],
+        Some(Check::Nan) => [0xff, 0x4d, 0x4d],
+        Some(Check::GoalError) => [0xff, 0xb3, 0x66],
+        Some(Check::BoneStretch) => [0xff, 0x80, 0x80],
+        Some(Check::FootSlip) => [0xff, 0xd9, 0x66],
+        Some(Check::GroundPenetration) => [0xc9, 0xa0, 0xff],
+        Some(Check::Interpenetration) => [0x80, 0xc4, 0xff],
+        Some(Check::Jitter) => [0xff, 0x99, 0xdd],
     }
+}
+
+fn colour(check: Option<Check>) -> String {
+    let [r, g, b] = check_rgb(check);
+    format!("#{r:02x}{g:02x}{b:02x}")
 }
 
 fn escape(s: &str) -> String {
@@ -73,12 +80,26 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The grid as a standalone HTML page. `has_thumbnail` says which cells got a picture.
-pub fn html(
-    cells: &[CellReport],
-    summary: &Value,
-    has_thumbnail: &dyn Fn(&CellReport) -> bool,
-) -> String {
+/// Which cells have a picture, and why some or all have none.
+pub struct Thumbnails<'a> {
+    pub has: &'a dyn Fn(&CellReport) -> bool,
+    /// Shown above the grid, e.g. that no pictures were rendered and why.
+    pub note: Option<String>,
+}
+
+impl Thumbnails<'_> {
+    /// No pictures, for the given reason.
+    pub fn none(note: impl Into<String>) -> Thumbnails<'static> {
+        Thumbnails {
+            has: &|_| false,
+            note: Some(note.into()),
+        }
+    }
+}
+
+/// The grid as a standalone HTML page.
+pub fn html(cells: &[CellReport], summary: &Value, thumbnails: &Thumbnails) -> String {
+    let has_thumbnail = thumbnails.has;
     let mut clips: Vec<&str> = Vec::new();
     let mut creatures: Vec<&str> = Vec::new();
     for c in cells {
@@ -104,13 +125,17 @@ td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
 </style></head><body>
 <h1>Validation grid</h1>
 <p>{cells} cells (clip × creature where the clip binds), {passed} passed: <b>{rate:.1}%</b>. {na} cells do not bind (grey). NaN in {nan} variants.</p>
-<p class="legend">"#,
+"#,
         cells = summary["cells"],
         passed = summary["passed"],
         rate = summary["pass_rate"].as_f64().unwrap_or(0.0) * 100.0,
         na = summary["not_bound"],
         nan = summary["nan"],
     );
+    if let Some(note) = &thumbnails.note {
+        let _ = write!(out, r#"<p class="note"><i>{}</i></p>"#, escape(note));
+    }
+    out.push_str(r#"<p class="legend">"#);
     let _ = write!(
         out,
         r#"<span style="background:{}">pass</span>"#,
@@ -182,26 +207,31 @@ td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
     out
 }
 
-/// Writes `summary.json` and `index.html` into `dir` (created if missing).
+/// Writes `summary.json` and `index.html` into `dir` (created if missing). The pictures, if
+/// any, are already in `dir/thumbs/`.
 pub fn write(
     dir: &Path,
     cells: &[CellReport],
     config: &ValidationConfig,
-    has_thumbnail: &dyn Fn(&CellReport) -> bool,
+    thumbnails: &Thumbnails,
 ) -> Result<Value, SaveError> {
     let err = |source| SaveError {
         path: dir.display().to_string(),
         source,
     };
     std::fs::create_dir_all(dir).map_err(err)?;
-    let s = summary(cells, config);
+    let mut s = summary(cells, config);
+    s["thumbnails"] = json!({
+        "rendered": cells.iter().filter(|c| (thumbnails.has)(c)).count(),
+        "note": thumbnails.note,
+    });
     atomic::write_atomic(
         &dir.join("summary.json"),
         crate::io::json::to_pretty_json(&s).as_bytes(),
     )?;
     atomic::write_atomic(
         &dir.join("index.html"),
-        html(cells, &s, has_thumbnail).as_bytes(),
+        html(cells, &s, thumbnails).as_bytes(),
     )?;
     Ok(s)
 }

@@ -8,3 +8,4 @@ pub mod menu_bar;
 pub mod roster;
 pub mod status_bar;
 pub mod timeline;
+pub mod validation;
