@@ -97,6 +97,9 @@ pub struct AnymorphApp {
     /// A copied generalized pose (Ctrl+C / Ctrl+V).
     clipboard: Option<BodyPose>,
     title: String,
+    validation: crate::editor::panels::validation::ValidationPanel,
+    show_validation: bool,
+    validation_config: crate::validation::ValidationConfig,
     /// The window was asked to close with unsaved edits: ask first.
     confirm_close: bool,
     /// The animator chose: close now (discarding unsaved edits if `discard`).
@@ -151,6 +154,12 @@ impl AnymorphApp {
             title: String::new(),
             confirm_close: false,
             close_decided: None,
+            validation: Default::default(),
+            show_validation: false,
+            validation_config: crate::validation::ValidationConfig::load(
+                &Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/validation.json"),
+            )
+            .unwrap_or_default(),
         };
         app.open(&options.project);
         if let Some(file) = app.recovery_file.as_ref().filter(|f| f.exists()) {
@@ -699,6 +708,7 @@ impl AnymorphApp {
                 self.history.go_to(&mut self.doc, i);
             }
             Command::ShowHistory => self.show_history ^= true,
+            Command::ToggleValidation => self.show_validation ^= true,
             Command::EditClip { clip, label, drag } => self.edit_clip(*clip, &label, drag),
             Command::SetChannelMode { channel, mode } => self.set_channel_mode(channel, mode),
             Command::PoseActive { pose, drag } => self.pose_active(pose, drag),
@@ -930,6 +940,74 @@ impl AnymorphApp {
         }
     }
 
+    /// The validation grid over the project's clips × the roster (issue: testers' grid).
+    fn validation_window(&mut self, ctx: &egui::Context) {
+        use crate::editor::panels::validation::{
+            ValidationInputs, ValidationRequest, apply_mark_request,
+        };
+        let mut open = self.show_validation;
+        let mut request = None;
+        egui::Window::new("Validation Grid")
+            .open(&mut open)
+            .default_size([640.0, 360.0])
+            .show(ctx, |ui| {
+                let names: Vec<(&str, &crate::runtime::creature::Creature)> = self
+                    .doc
+                    .roster
+                    .iter()
+                    .map(|e| (e.creature.name(), &e.creature))
+                    .collect();
+                request = self.validation.ui(
+                    ui,
+                    &ValidationInputs {
+                        clips: &self.doc.clips,
+                        creatures: &names,
+                        marks: &self.doc.validation_marks,
+                        config: &self.validation_config,
+                    },
+                );
+            });
+        self.show_validation = open;
+        match request {
+            Some(ValidationRequest::LoadCell {
+                clip,
+                creature,
+                variant,
+                time_secs,
+            }) => {
+                if let Some(i) = self.doc.clips.iter().position(|c| c.name == clip) {
+                    self.commands.push(Command::SetActiveClip(i));
+                }
+                if let Some(ci) = self
+                    .doc
+                    .roster
+                    .iter()
+                    .position(|e| e.creature.name() == creature)
+                {
+                    self.commands.push(Command::SetVariant {
+                        creature: ci,
+                        variant,
+                    });
+                    self.commands.push(Command::Select(Some(Selection {
+                        creature: ci,
+                        body: None,
+                    })));
+                    self.commands.push(Command::FrameSelected);
+                }
+                self.commands.push(Command::SetTime(time_secs));
+            }
+            Some(r) => {
+                let mut marks = self.doc.validation_marks.clone();
+                if apply_mark_request(&mut marks, &r) {
+                    self.edit_content("Mark validation cell", None, |c| {
+                        c.validation_marks = marks;
+                    });
+                }
+            }
+            None => {}
+        }
+    }
+
     /// Closing with unsaved edits asks to save, as every desktop editor does.
     fn close_guard(&mut self, ctx: &egui::Context) {
         if ctx.input(|i| i.viewport().close_requested())
@@ -1056,6 +1134,7 @@ impl ToggleState for AnymorphApp {
             Command::RotateTool => self.prefs.posing.tool == GizmoTool::Rotate,
             Command::ToggleGizmoSpace => self.prefs.posing.local,
             Command::ShowHistory => self.show_history,
+            Command::ToggleValidation => self.show_validation,
             _ => return None,
         })
     }
@@ -1209,6 +1288,7 @@ impl eframe::App for AnymorphApp {
         self.history_window(&ctx);
         self.recovery_window(&ctx);
         self.close_guard(&ctx);
+        self.validation_window(&ctx);
 
         let commands = self.commands.take();
         if !commands.is_empty() {

@@ -50,6 +50,7 @@ pub enum Command {
     ToggleChannelPanel,
     ToggleRosterPanel,
     ToggleTimelinePanel,
+    ToggleValidation,
     ResetLayout,
     // Playback
     TogglePlay,
@@ -170,6 +171,7 @@ impl Command {
         Command::ToggleChannelPanel,
         Command::ToggleRosterPanel,
         Command::ToggleTimelinePanel,
+        Command::ToggleValidation,
         Command::ResetLayout,
         Command::TogglePlay,
         Command::StepBack,
@@ -222,6 +224,7 @@ impl Command {
             Command::ToggleChannelPanel => "Channels Panel",
             Command::ToggleRosterPanel => "Creatures Panel",
             Command::ToggleTimelinePanel => "Timeline Panel",
+            Command::ToggleValidation => "Validation Grid",
             Command::ResetLayout => "Reset Layout",
             Command::TogglePlay => "Play / Pause",
             Command::StepForward => "Next Frame",
@@ -300,6 +303,9 @@ impl Command {
             Command::ToggleChannelPanel => "Show the clip's channels on the left",
             Command::ToggleRosterPanel => "Show the creatures on the right",
             Command::ToggleTimelinePanel => "Show the timeline at the bottom",
+            Command::ToggleValidation => {
+                "Check every clip on every creature; click a cell to see its failure"
+            }
             Command::ResetLayout => "Show every panel at its default size",
             Command::TogglePlay => "Start or stop playback",
             Command::StepForward => "Advance one frame of the clip",
@@ -406,6 +412,7 @@ impl Command {
             | C::ToggleChannelPanel
             | C::ToggleRosterPanel
             | C::ToggleTimelinePanel
+            | C::ToggleValidation
             | C::ResetLayout => Menu::View,
             C::TogglePlay
             | C::StepForward

@@ -37,6 +37,7 @@ pub struct Revisions {
 /// The part of the document that undo restores: everything a save writes except where.
 #[derive(Clone, Debug, Default)]
 pub struct Content {
+    pub validation_marks: Vec<crate::io::ValidationMark>,
     pub clips: Vec<Clip>,
     pub clip_files: Vec<PathBuf>,
     pub roster: Vec<RosterEntry>,
@@ -52,6 +53,8 @@ pub struct Document {
     /// rest (gaits, fields added by newer tools).
     pub project: Option<Project>,
     pub clips: Vec<Clip>,
+    /// Testers' pass/fail marks on validation cells, saved in the project.
+    pub validation_marks: Vec<crate::io::ValidationMark>,
     /// Where each clip is saved, relative to the project file's folder.
     pub clip_files: Vec<PathBuf>,
     pub active_clip: usize,
@@ -94,6 +97,7 @@ impl Document {
             name: loaded.project.name.clone(),
             clip_files: loaded.project.clips.clone(),
             project: Some(loaded.project.clone()),
+            validation_marks: loaded.project.validation_marks.clone(),
             clips: loaded.clips,
             active_clip,
             roster,
@@ -113,6 +117,7 @@ impl Document {
             path: None,
             name: "Untitled".into(),
             project: None,
+            validation_marks: Vec::new(),
             clip_files: vec![clip_file_name(&clip)],
             clips: vec![clip],
             active_clip: 0,
@@ -174,6 +179,7 @@ impl Document {
     /// A snapshot of what undo restores.
     pub fn content(&self) -> Content {
         Content {
+            validation_marks: self.validation_marks.clone(),
             clips: self.clips.clone(),
             clip_files: self.clip_files.clone(),
             roster: self.roster.clone(),
@@ -204,6 +210,7 @@ impl Document {
         } else if variants_changed {
             self.revisions.variants += 1;
         }
+        self.validation_marks = content.validation_marks;
         self.clips = content.clips;
         self.clip_files = content.clip_files;
         self.roster = content.roster;
@@ -274,6 +281,7 @@ impl Document {
         project.creatures = creatures;
         project.active_clip = self.clip().map(|c| c.name.clone());
         project.external_targets = self.external_targets.clone();
+        project.validation_marks = self.validation_marks.clone();
         save_project(path, &project)?;
         self.project = Some(project);
         self.path = Some(path.to_path_buf());

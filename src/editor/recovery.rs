@@ -148,7 +148,9 @@ pub fn read(path: &Path) -> Result<Document, LoadError> {
     };
     doc.path = file.project;
     doc.name = file.name;
+    let marks = doc.validation_marks.clone();
     doc.set_content(Content {
+        validation_marks: marks,
         clip_files: file.clip_files,
         clips,
         roster,
