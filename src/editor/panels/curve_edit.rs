@@ -241,12 +241,7 @@ impl CurveView {
 }
 
 /// A view that shows every key and the curve between them of the given components, padded.
-pub fn frame_all(
-    clip: &Clip,
-    channel: usize,
-    shown: &[Component],
-    map: ViewMap<'_>,
-) -> CurveView {
+pub fn frame_all(clip: &Clip, channel: usize, shown: &[Component], map: ViewMap<'_>) -> CurveView {
     let mut time = (f32::INFINITY, f32::NEG_INFINITY);
     let mut value = (f32::INFINITY, f32::NEG_INFINITY);
     let grow = |r: &mut (f32, f32), v: f32| {
@@ -332,10 +327,7 @@ pub fn shown_keys(clip: &Clip, channel: usize, dof: &Dof, map: ViewMap<'_>) -> V
 
 /// Where a key's tangent handle is drawn: [`HANDLE_PX`] from the key along the slope.
 pub fn handle_pos(view: &CurveView, plot: Rect, key: Pos2, slope: f32, side: Side) -> Pos2 {
-    let dir = Vec2::new(
-        view.px_per_sec(plot),
-        -slope * view.px_per_value(plot),
-    );
+    let dir = Vec2::new(view.px_per_sec(plot), -slope * view.px_per_value(plot));
     let dir = if dir.x.is_finite() && dir.y.is_finite() {
         dir.normalized()
     } else {
@@ -350,7 +342,13 @@ pub fn handle_pos(view: &CurveView, plot: Rect, key: Pos2, slope: f32, side: Sid
 
 /// The slope a handle dragged to `pointer` asks for. The handle cannot cross to the other
 /// side of its key (that would reverse time), so it stops a pixel short.
-pub fn slope_from_handle(view: &CurveView, plot: Rect, key: Pos2, pointer: Pos2, side: Side) -> Option<f32> {
+pub fn slope_from_handle(
+    view: &CurveView,
+    plot: Rect,
+    key: Pos2,
+    pointer: Pos2,
+    side: Side,
+) -> Option<f32> {
     let d = pointer - key;
     let dx = match side {
         Side::Out => d.x.max(1.0),
@@ -380,7 +378,15 @@ pub fn set_key_value(
         .value
         .get(point.component.index)
         .copied()?;
-    drag_keys(clip, channel, std::slice::from_ref(point), 0.0, value - current, map).map(|r| r.0)
+    drag_keys(
+        clip,
+        channel,
+        std::slice::from_ref(point),
+        0.0,
+        value - current,
+        map,
+    )
+    .map(|r| r.0)
 }
 
 /// The edit of a key drag: each selected point's shown value moves by `value_delta` (in the
@@ -518,7 +524,11 @@ pub fn hit_test(
     };
     let mut best = None;
     for (k, side, p) in handles {
-        nearest(p.distance(pos), &mut best, CurveHit::Handle(k.clone(), *side));
+        nearest(
+            p.distance(pos),
+            &mut best,
+            CurveHit::Handle(k.clone(), *side),
+        );
     }
     if best.is_some() {
         return best.map(|(_, h)| h);

@@ -7,9 +7,8 @@
 //! [`super::curve_edit`], returned as [`PanelOutput`]s.
 
 use super::curve_edit::{
-    Component, CurveHit, CurveView, SelectedKey, Side, ViewMap, components, drag_keys,
-    frame_all, handle_pos, hit_test, set_key_value, set_tangent_slope, shown_keys,
-    slope_from_handle,
+    Component, CurveHit, CurveView, SelectedKey, Side, ViewMap, components, drag_keys, frame_all,
+    handle_pos, hit_test, set_key_value, set_tangent_slope, shown_keys, slope_from_handle,
 };
 use super::dope_sheet::diamond;
 use super::key_edit::{self, Dof, KeyRef, clamp_shift, curve, snap_to_frame};
@@ -129,7 +128,9 @@ pub fn component_color(c: &Component) -> Color32 {
         Dof::PositionWeight => SCALARS[0],
         Dof::RotationWeight => SCALARS[1],
         Dof::Deform(name) => {
-            let h = name.bytes().fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b.into()));
+            let h = name
+                .bytes()
+                .fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b.into()));
             SCALARS[2 + h % 3]
         }
     }
@@ -174,7 +175,11 @@ impl CurveEditor {
     }
 
     /// Where a key point was drawn last frame (in the current view space).
-    pub fn key_screen_pos(&self, inputs: &CurveEditorInputs<'_>, point: &SelectedKey) -> Option<Pos2> {
+    pub fn key_screen_pos(
+        &self,
+        inputs: &CurveEditorInputs<'_>,
+        point: &SelectedKey,
+    ) -> Option<Pos2> {
         let (plot, view, channel) = (self.plot?, self.view?, inputs.active_channel?);
         let key = shown_keys(inputs.clip, channel, &point.component.dof, self.map(inputs))
             .into_iter()
@@ -209,22 +214,27 @@ impl CurveEditor {
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 ui.set_width(TOGGLE_WIDTH);
-                egui::ScrollArea::vertical().id_salt("curve toggles").show(ui, |ui| {
-                    for c in &all {
-                        let mut visible = !self.hidden.contains(c);
-                        let text = egui::RichText::new(c.label()).color(component_color(c));
-                        if ui.checkbox(&mut visible, text).changed() {
-                            if visible {
-                                self.hidden.remove(c);
-                            } else {
-                                self.hidden.insert(c.clone());
+                egui::ScrollArea::vertical()
+                    .id_salt("curve toggles")
+                    .show(ui, |ui| {
+                        for c in &all {
+                            let mut visible = !self.hidden.contains(c);
+                            let text = egui::RichText::new(c.label()).color(component_color(c));
+                            if ui.checkbox(&mut visible, text).changed() {
+                                if visible {
+                                    self.hidden.remove(c);
+                                } else {
+                                    self.hidden.insert(c.clone());
+                                }
                             }
                         }
-                    }
-                });
+                    });
             });
-            let visible: Vec<Component> =
-                all.iter().filter(|c| !self.hidden.contains(c)).cloned().collect();
+            let visible: Vec<Component> = all
+                .iter()
+                .filter(|c| !self.hidden.contains(c))
+                .cloned()
+                .collect();
             self.plot_ui(ui, inputs, channel, &visible, &mut out);
         });
         out
@@ -238,7 +248,7 @@ impl CurveEditor {
         out: &mut Vec<PanelOutput>,
     ) {
         let clip = inputs.clip;
-        ui.horizontal_wrapped(|ui| {
+        ui.horizontal(|ui| {
             if ui
                 .selectable_label(self.space == CurveSpace::Generalized, GENERALIZED)
                 .on_hover_text("The stored keys, as every creature plays them")
@@ -287,16 +297,28 @@ impl CurveEditor {
                 {
                     out.push(PanelOutput::Edit {
                         clip: edited,
-                        label: if broken { "Join tangents" } else { "Break tangents" }.into(),
+                        label: if broken {
+                            "Join tangents"
+                        } else {
+                            "Break tangents"
+                        }
+                        .into(),
                         drag: None,
                     });
                 }
             });
             ui.separator();
-            if ui.button(FRAME_ALL).on_hover_text("Frame all (F)").clicked() {
+            if ui
+                .button(FRAME_ALL)
+                .on_hover_text("Frame all (F)")
+                .clicked()
+            {
                 self.view = None;
             }
-            ui.separator();
+        });
+        // A row of its own, always as tall, so selecting a key never moves the plot.
+        ui.horizontal(|ui| {
+            ui.set_min_height(ui.spacing().interact_size.y);
             self.numeric_ui(ui, inputs, channel, out);
         });
     }
@@ -341,7 +363,12 @@ impl CurveEditor {
         let mut time = shown.time;
         let label = ui.label("Time");
         let r = ui
-            .add(egui::DragValue::new(&mut time).speed(frame).suffix(" s").max_decimals(4))
+            .add(
+                egui::DragValue::new(&mut time)
+                    .speed(frame)
+                    .suffix(" s")
+                    .max_decimals(4),
+            )
             .labelled_by(label.id);
         if r.drag_started() {
             self.drags_started += 1;
@@ -403,10 +430,14 @@ impl CurveEditor {
     ) {
         let clip = inputs.clip;
         let map = self.map(inputs);
-        let size = Vec2::new(ui.available_width().max(50.0), ui.available_height().max(80.0));
+        let size = Vec2::new(
+            ui.available_width().max(50.0),
+            ui.available_height().max(80.0),
+        );
         let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Group, true, "Curves"));
-        let ruler = Rect::from_min_max(rect.min, Pos2::new(rect.right(), rect.top() + RULER_HEIGHT));
+        let ruler =
+            Rect::from_min_max(rect.min, Pos2::new(rect.right(), rect.top() + RULER_HEIGHT));
         let plot = Rect::from_min_max(Pos2::new(rect.left(), ruler.bottom()), rect.max);
         self.plot = Some(plot);
         let hovered = response.contains_pointer();
@@ -458,7 +489,15 @@ impl CurveEditor {
             }
         }
 
-        self.pointer(ui, &response, inputs, channel, (plot, ruler, view), (&points, &handles), out);
+        self.pointer(
+            ui,
+            &response,
+            inputs,
+            channel,
+            (plot, ruler, view),
+            (&points, &handles),
+            out,
+        );
         if hovered
             && ui.input_mut(|i| {
                 i.consume_key(Modifiers::NONE, Key::Delete)
@@ -474,7 +513,14 @@ impl CurveEditor {
             });
         }
 
-        self.paint(ui, inputs, channel, visible, (plot, ruler, view), (&points, &handles));
+        self.paint(
+            ui,
+            inputs,
+            channel,
+            visible,
+            (plot, ruler, view),
+            (&points, &handles),
+        );
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -570,7 +616,8 @@ impl CurveEditor {
                     let dt = clamp_shift(&refs, target - *anchor_secs, origin.duration_secs);
                     let dv = -(pos.y - press.y) / view.px_per_value(plot);
                     if (dt, dv) != *last
-                        && let Some((edited, moved)) = drag_keys(origin, channel, points, dt, dv, map)
+                        && let Some((edited, moved)) =
+                            drag_keys(origin, channel, points, dt, dv, map)
                     {
                         *last = (dt, dv);
                         self.selected = moved;
@@ -654,7 +701,8 @@ impl CurveEditor {
         let visuals = ui.visuals();
         let painter = ui.painter_at(plot);
         painter.rect_filled(plot, 0.0, visuals.extreme_bg_color);
-        ui.painter_at(ruler).rect_filled(ruler, 0.0, visuals.faint_bg_color);
+        ui.painter_at(ruler)
+            .rect_filled(ruler, 0.0, visuals.faint_bg_color);
         let grid = visuals.faint_bg_color;
         let text = visuals.weak_text_color();
         // Value grid lines at a round step, about every 40 px.
@@ -664,7 +712,11 @@ impl CurveEditor {
         for n in first..=last.min(first + 200) {
             let v = n as f32 * step;
             let y = view.to_screen(plot, 0.0, v).y;
-            let stroke = if n == 0 { Stroke::new(1.0, text) } else { Stroke::new(1.0, grid) };
+            let stroke = if n == 0 {
+                Stroke::new(1.0, text)
+            } else {
+                Stroke::new(1.0, grid)
+            };
             painter.hline(plot.x_range(), y, stroke);
             painter.text(
                 Pos2::new(plot.left() + 2.0, y - 1.0),
@@ -693,16 +745,26 @@ impl CurveEditor {
         }
         for (x0, x1) in [
             (plot.left(), view.to_screen(plot, 0.0, 0.0).x),
-            (view.to_screen(plot, clip.duration_secs.max(0.0), 0.0).x, plot.right()),
+            (
+                view.to_screen(plot, clip.duration_secs.max(0.0), 0.0).x,
+                plot.right(),
+            ),
         ] {
             if x1 > x0 {
-                let r = Rect::from_x_y_ranges(x0.max(plot.left())..=x1.min(plot.right()), plot.y_range());
+                let r = Rect::from_x_y_ranges(
+                    x0.max(plot.left())..=x1.min(plot.right()),
+                    plot.y_range(),
+                );
                 painter.rect_filled(r, 0.0, Color32::from_black_alpha(50));
             }
         }
 
         for comp in visible {
-            let Some(c) = clip.channels.get(channel).and_then(|ch| curve(ch, &comp.dof)) else {
+            let Some(c) = clip
+                .channels
+                .get(channel)
+                .and_then(|ch| curve(ch, &comp.dof))
+            else {
                 continue;
             };
             let color = component_color(comp);
@@ -724,7 +786,11 @@ impl CurveEditor {
         for (point, side, h) in handles {
             if let Some((_, k)) = points.iter().find(|(p, _)| same_point(p, point)) {
                 painter.line_segment([*k, *h], Stroke::new(1.0, handle_color));
-                let fill = if *side == Side::In { handle_color } else { Color32::from_gray(160) };
+                let fill = if *side == Side::In {
+                    handle_color
+                } else {
+                    Color32::from_gray(160)
+                };
                 painter.circle(*h, 3.5, fill, Stroke::new(1.0, Color32::BLACK));
             }
         }

@@ -212,7 +212,8 @@ impl DopeSheet {
         let size = Vec2::new(ui.available_width(), ui.available_height().max(80.0));
         let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Group, true, "Dope sheet"));
-        let names = Rect::from_min_max(rect.min, Pos2::new(rect.left() + NAME_WIDTH, rect.bottom()));
+        let names =
+            Rect::from_min_max(rect.min, Pos2::new(rect.left() + NAME_WIDTH, rect.bottom()));
         let ruler = Rect::from_min_max(
             Pos2::new(names.right(), rect.top()),
             Pos2::new(rect.right(), rect.top() + RULER_HEIGHT),
@@ -260,7 +261,9 @@ impl DopeSheet {
                 i.smooth_scroll_delta,
                 i.zoom_delta(),
                 i.pointer.hover_pos(),
-                i.pointer.button_down(PointerButton::Middle).then_some(i.pointer.delta()),
+                i.pointer
+                    .button_down(PointerButton::Middle)
+                    .then_some(i.pointer.delta()),
             )
         });
         if scroll.y != 0.0 && scroll.y.is_finite() {
@@ -343,7 +346,9 @@ impl DopeSheet {
             match &mut self.drag {
                 Some(SheetDrag::Scrub) => {
                     let t = snap_to_frame(layout.time_at(pos.x), clip.fps);
-                    out.push(PanelOutput::SetTime(t.clamp(0.0, clip.duration_secs.max(0.0))));
+                    out.push(PanelOutput::SetTime(
+                        t.clamp(0.0, clip.duration_secs.max(0.0)),
+                    ));
                 }
                 Some(SheetDrag::Keys {
                     origin,
@@ -375,7 +380,9 @@ impl DopeSheet {
         }
         if response.drag_stopped() {
             if let Some(SheetDrag::Box { from, additive }) = self.drag.take()
-                && let Some(to) = response.interact_pointer_pos().or(ui.input(|i| i.pointer.latest_pos()))
+                && let Some(to) = response
+                    .interact_pointer_pos()
+                    .or(ui.input(|i| i.pointer.latest_pos()))
             {
                 let found = layout.keys_in(clip, Rect::from_two_pos(from, to));
                 if !additive {
@@ -393,13 +400,17 @@ impl DopeSheet {
             && let Some(pos) = response.interact_pointer_pos()
         {
             if layout.names.contains(pos) {
-                let row = layout.row_at(pos.y).and_then(|i| rows(clip).get(i).cloned());
+                let row = layout
+                    .row_at(pos.y)
+                    .and_then(|i| rows(clip).get(i).cloned());
                 if let Some(row) = row {
                     out.push(PanelOutput::SetActiveChannel(row.channel));
                 }
             } else if layout.ruler.contains(pos) {
                 let t = snap_to_frame(layout.time_at(pos.x), clip.fps);
-                out.push(PanelOutput::SetTime(t.clamp(0.0, clip.duration_secs.max(0.0))));
+                out.push(PanelOutput::SetTime(
+                    t.clamp(0.0, clip.duration_secs.max(0.0)),
+                ));
             } else {
                 match layout.key_at(clip, pos) {
                     Some(hit) if adding => {
@@ -419,7 +430,12 @@ impl DopeSheet {
 
     /// Delete, copy and paste, only while the pointer is over the sheet so other panels keep
     /// these keys.
-    fn keyboard(&mut self, ui: &egui::Ui, inputs: &DopeSheetInputs<'_>, out: &mut Vec<PanelOutput>) {
+    fn keyboard(
+        &mut self,
+        ui: &egui::Ui,
+        inputs: &DopeSheetInputs<'_>,
+        out: &mut Vec<PanelOutput>,
+    ) {
         let clip = inputs.clip;
         let (delete, copy, paste) = ui.ctx().input_mut(|i| {
             let delete = i.consume_key(Modifiers::NONE, Key::Delete)
@@ -503,7 +519,10 @@ impl DopeSheet {
             ui.close();
         }
         if ui
-            .add_enabled(!self.selected.is_empty(), egui::Button::new("Delete selected keys"))
+            .add_enabled(
+                !self.selected.is_empty(),
+                egui::Button::new("Delete selected keys"),
+            )
             .clicked()
         {
             if let Some(edited) = key_edit::delete_keys(clip, &self.selected) {
@@ -560,7 +579,13 @@ impl DopeSheet {
                 tracks.rect_filled(band, 0.0, visuals.faint_bg_color);
                 names.rect_filled(band, 0.0, visuals.faint_bg_color);
             }
-            let dim = |c: Color32| if channel.muted { c.gamma_multiply(0.35) } else { c };
+            let dim = |c: Color32| {
+                if channel.muted {
+                    c.gamma_multiply(0.35)
+                } else {
+                    c
+                }
+            };
             let (label, indent, font) = match &row.dof {
                 None => (
                     if channel.muted {
@@ -600,7 +625,10 @@ impl DopeSheet {
         let x = layout.x_of(inputs.time_secs);
         if x.is_finite() && x >= layout.tracks.left() {
             painter.line_segment(
-                [Pos2::new(x, layout.ruler.top()), Pos2::new(x, layout.tracks.bottom())],
+                [
+                    Pos2::new(x, layout.ruler.top()),
+                    Pos2::new(x, layout.tracks.bottom()),
+                ],
                 Stroke::new(1.5, Color32::from_rgb(240, 70, 60)),
             );
         }
@@ -633,7 +661,10 @@ impl DopeSheet {
             let frame = n * every;
             let x = layout.x_of(frame as f32 / fps);
             painter.line_segment(
-                [Pos2::new(x, layout.ruler.bottom() - 6.0), Pos2::new(x, layout.ruler.bottom())],
+                [
+                    Pos2::new(x, layout.ruler.bottom() - 6.0),
+                    Pos2::new(x, layout.ruler.bottom()),
+                ],
                 Stroke::new(1.0, color),
             );
             painter.text(

@@ -2,8 +2,8 @@
 //! (egui_kittest), with every edit applied to the clip between frames as the app does.
 
 use super::curve_edit::{
-    Component, CurveView, SelectedKey, Side, ViewMap, drag_keys, handle_pos, hit_test,
-    set_tangent_slope, slope_from_handle, CurveHit,
+    Component, CurveHit, CurveView, SelectedKey, Side, ViewMap, drag_keys, handle_pos, hit_test,
+    set_tangent_slope, slope_from_handle,
 };
 use super::curve_editor::{CurveEditor, CurveEditorInputs, CurveSpace};
 use super::dope_sheet::{DopeSheet, DopeSheetInputs};
@@ -54,18 +54,20 @@ fn apply<W>(host: &mut Host<W>, out: Vec<PanelOutput>) {
 }
 
 fn sheet(clip: Clip) -> Harness<'static, Host<DopeSheet>> {
-    let mut h = Harness::builder().with_size(Vec2::new(800.0, 300.0)).build_ui_state(
-        |ui, host: &mut Host<DopeSheet>| {
-            let inputs = DopeSheetInputs {
-                clip: &host.clip,
-                active_channel: host.active,
-                time_secs: host.time,
-            };
-            let out = host.widget.ui(ui, &inputs);
-            apply(host, out);
-        },
-        Host::new(clip),
-    );
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(800.0, 300.0))
+        .build_ui_state(
+            |ui, host: &mut Host<DopeSheet>| {
+                let inputs = DopeSheetInputs {
+                    clip: &host.clip,
+                    active_channel: host.active,
+                    time_secs: host.time,
+                };
+                let out = host.widget.ui(ui, &inputs);
+                apply(host, out);
+            },
+            Host::new(clip),
+        );
     h.run_steps(2);
     h
 }
@@ -73,19 +75,21 @@ fn sheet(clip: Clip) -> Harness<'static, Host<DopeSheet>> {
 fn curves(clip: Clip, specialize: Option<MotionFrame>) -> Harness<'static, Host<CurveEditor>> {
     let mut host = Host::new(clip);
     host.specialize = specialize;
-    let mut h = Harness::builder().with_size(Vec2::new(900.0, 400.0)).build_ui_state(
-        |ui, host: &mut Host<CurveEditor>| {
-            let inputs = CurveEditorInputs {
-                clip: &host.clip,
-                active_channel: host.active,
-                time_secs: host.time,
-                specialize: host.specialize,
-            };
-            let out = host.widget.ui(ui, &inputs);
-            apply(host, out);
-        },
-        host,
-    );
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(900.0, 400.0))
+        .build_ui_state(
+            |ui, host: &mut Host<CurveEditor>| {
+                let inputs = CurveEditorInputs {
+                    clip: &host.clip,
+                    active_channel: host.active,
+                    time_secs: host.time,
+                    specialize: host.specialize,
+                };
+                let out = host.widget.ui(ui, &inputs);
+                apply(host, out);
+            },
+            host,
+        );
     h.run_steps(2);
     h
 }
@@ -160,31 +164,55 @@ fn dragging_a_key_moves_it_by_whole_frames_as_one_drag() {
     let layout = h.state().widget.layout().expect("drawn");
     // 4.4 frames right: snapping makes it 4.
     let to = from + Vec2::new(4.4 * layout.px_per_sec / 30.0, 3.0);
-    let value_before = h.state().clip.channels[0].position.as_ref().map(|c| c.keys()[1].value);
+    let value_before = h.state().clip.channels[0]
+        .position
+        .as_ref()
+        .map(|c| c.keys()[1].value);
     drag(&mut h, from, to);
 
     let host = h.state();
     let e = edits(&host.outputs);
     assert!(!e.is_empty(), "the drag made no edit");
     let id = e[0].1.expect("a drag edit carries its drag id");
-    assert!(e.iter().all(|(l, d)| *l == "Move keys" && *d == Some(id)), "{e:?}");
+    assert!(
+        e.iter().all(|(l, d)| *l == "Move keys" && *d == Some(id)),
+        "{e:?}"
+    );
     let times = position_times(&host.clip, 0);
     assert_eq!(times.len(), 3);
     let moved = times[1] * 30.0;
     assert!((moved - moved.round()).abs() < 1e-3, "off frame: {moved}");
     assert_eq!(moved.round(), 14.0);
-    let value_after = host.clip.channels[0].position.as_ref().map(|c| c.keys()[1].value);
+    let value_after = host.clip.channels[0]
+        .position
+        .as_ref()
+        .map(|c| c.keys()[1].value);
     assert_eq!(value_before, value_after);
     // The other DOFs did not move.
-    assert_eq!(host.clip.channels[0].deforms, sample_clip().channels[0].deforms);
+    assert_eq!(
+        host.clip.channels[0].deforms,
+        sample_clip().channels[0].deforms
+    );
 
     // A second drag is a second undo step.
-    let from = to;
     let count = e.len();
-    drag(&mut h, from, from + Vec2::new(layout.px_per_sec / 30.0 * 2.0, 0.0));
+    let from = h
+        .state()
+        .widget
+        .key_screen_pos(&h.state().clip, &key(Dof::Position, 14.0))
+        .expect("the moved key is drawn");
+    drag(
+        &mut h,
+        from,
+        from + Vec2::new(layout.px_per_sec / 30.0 * 2.0, 0.0),
+    );
     let e = edits(&h.state().outputs);
     assert!(e.len() > count);
-    assert!(e[count..].iter().all(|(_, d)| d.is_some() && *d != Some(id)));
+    assert!(
+        e[count..]
+            .iter()
+            .all(|(_, d)| d.is_some() && *d != Some(id))
+    );
 }
 
 #[test]
@@ -192,7 +220,9 @@ fn box_select_then_delete_removes_exactly_those_keys() {
     let mut h = sheet(sample_clip());
     let clip = h.state().clip.clone();
     let w = &h.state().widget;
-    let p10 = w.key_screen_pos(&clip, &key(Dof::Position, 10.0)).expect("drawn");
+    let p10 = w
+        .key_screen_pos(&clip, &key(Dof::Position, 10.0))
+        .expect("drawn");
     let g10 = w
         .key_screen_pos(&clip, &key(Dof::Deform("grip".into()), 10.0))
         .expect("drawn");
@@ -200,17 +230,29 @@ fn box_select_then_delete_removes_exactly_those_keys() {
     let from = p10 + Vec2::new(-2.0 * px_per_frame, -7.0);
     let to = g10 + Vec2::new(2.0 * px_per_frame, 7.0);
     drag(&mut h, from, to);
-    assert_eq!(h.state().widget.selected().len(), 2, "{:?}", h.state().widget.selected());
+    assert_eq!(
+        h.state().widget.selected().len(),
+        2,
+        "{:?}",
+        h.state().widget.selected()
+    );
     h.hover_at(to);
     h.key_press(Key::Delete);
     h.run_steps(1);
 
     let out = &h.state().clip;
-    let times: Vec<f32> = position_times(out, 0).iter().map(|t| (t * 30.0).round()).collect();
+    let times: Vec<f32> = position_times(out, 0)
+        .iter()
+        .map(|t| (t * 30.0).round())
+        .collect();
     assert_eq!(times, [0.0, 20.0]);
     assert_eq!(out.channels[0].deforms["grip"].len(), 1);
     assert_eq!(out.channels[1], clip.channels[1]);
-    assert!(edits(&h.state().outputs).iter().any(|(l, d)| *l == "Delete keys" && d.is_none()));
+    assert!(
+        edits(&h.state().outputs)
+            .iter()
+            .any(|(l, d)| *l == "Delete keys" && d.is_none())
+    );
 }
 
 #[test]
@@ -230,7 +272,10 @@ fn copy_and_paste_at_the_playhead_duplicates_the_values() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::V);
     h.run_steps(1);
 
-    let c = h.state().clip.channels[0].position.clone().expect("position");
+    let c = h.state().clip.channels[0]
+        .position
+        .clone()
+        .expect("position");
     assert_eq!(c.len(), 4);
     let pasted = c.keys()[3];
     assert!((pasted.time - frame(27.0)).abs() < 1e-5);
@@ -243,10 +288,20 @@ fn clicking_a_channel_name_makes_it_active_and_the_ruler_scrubs() {
     let mut h = sheet(sample_clip());
     let layout = h.state().widget.layout().expect("drawn");
     // Row 3 is the head channel's summary row.
-    click(&mut h, Pos2::new(layout.names.left() + 20.0, layout.row_y(3)));
+    click(
+        &mut h,
+        Pos2::new(layout.names.left() + 20.0, layout.row_y(3)),
+    );
     assert_eq!(h.state().active, Some(1));
-    click(&mut h, Pos2::new(layout.x_of(frame(12.2)), layout.ruler.center().y));
-    assert!((h.state().time - frame(12.0)).abs() < 1e-5, "{}", h.state().time);
+    click(
+        &mut h,
+        Pos2::new(layout.x_of(frame(12.2)), layout.ruler.center().y),
+    );
+    assert!(
+        (h.state().time - frame(12.0)).abs() < 1e-5,
+        "{}",
+        h.state().time
+    );
 }
 
 fn limb_scaled_frame() -> MotionFrame {
@@ -287,25 +342,40 @@ fn a_key_drag_in_the_specialized_view_stores_what_specializes_to_the_dragged_val
         };
         host.widget.key_screen_pos(&inputs, &point).expect("drawn")
     };
-    let view = h.state().widget.view().expect("framed");
-    let plot = h.state().widget.plot_rect().expect("drawn");
-    let before = sample_clip().channels[0].position.as_ref().map(|c| c.keys()[1].value);
+    let before = sample_clip().channels[0]
+        .position
+        .as_ref()
+        .map(|c| c.keys()[1].value);
     let before = before.expect("key");
     let shown_before = s.specialize(BodyPose::new(before, Quat::IDENTITY)).position;
     drag(&mut h, from, from + Vec2::new(0.0, -50.0));
 
     let host = h.state();
+    let view = host.widget.view().expect("framed");
+    let plot = host.widget.plot_rect().expect("drawn");
     let after = host.clip.channels[0].position.as_ref().map(|c| c.keys()[1]);
     let after = after.expect("key");
-    assert!((after.time - frame(10.0)).abs() < 1e-5, "moved in time: {}", after.time);
-    let shown_after = s.specialize(BodyPose::new(after.value, Quat::IDENTITY)).position;
+    assert!(
+        (after.time - frame(10.0)).abs() < 1e-5,
+        "moved in time: {}",
+        after.time
+    );
+    let shown_after = s
+        .specialize(BodyPose::new(after.value, Quat::IDENTITY))
+        .position;
     let expected = shown_before.x + 50.0 / view.px_per_value(plot);
-    assert!((shown_after.x - expected).abs() < 1e-4, "{shown_after} vs x = {expected}");
+    assert!(
+        (shown_after.x - expected).abs() < 1e-4,
+        "{shown_after} vs x = {expected}"
+    );
     assert!((shown_after.y - shown_before.y).abs() < 1e-5);
     assert!((shown_after.z - shown_before.z).abs() < 1e-5);
     // G really ran: the stored x went down (mirror) by the dragged amount over the limb scale.
     let stored = (after.value.x - before.x) * -0.7;
-    assert!((stored - (expected - shown_before.x)).abs() < 1e-4, "{stored}");
+    assert!(
+        (stored - (expected - shown_before.x)).abs() < 1e-4,
+        "{stored}"
+    );
     let e = edits(&host.outputs);
     assert!(!e.is_empty() && e.iter().all(|(_, d)| d.is_some() && *d == e[0].1));
 }
@@ -343,7 +413,10 @@ fn the_tangent_buttons_set_the_selected_keys_mode() {
     assert_eq!(modes[0], TangentMode::AutoClamped);
     h.get_by_label("Broken").click();
     h.run_steps(1);
-    let k = h.state().clip.channels[0].position.as_ref().map(|c| c.keys()[1]);
+    let k = h.state().clip.channels[0]
+        .position
+        .as_ref()
+        .map(|c| c.keys()[1]);
     let k = k.expect("key");
     assert!(k.broken && k.mode == TangentMode::Free);
 }
@@ -380,15 +453,29 @@ fn tangent_handles_round_trip_and_broken_moves_one_side() {
     let map = ViewMap { frame: Some(&s) };
     let clip = sample_clip();
     let joined = set_tangent_slope(&clip, 0, &point, Side::Out, 1.5, map).expect("edited");
-    let k = joined.channels[0].position.as_ref().map(|c| c.keys()[1]).expect("key");
+    let k = joined.channels[0]
+        .position
+        .as_ref()
+        .map(|c| c.keys()[1])
+        .expect("key");
     assert_eq!(k.mode, TangentMode::Free);
     let shown = |t: Vec3| s.specialize_vector(t);
-    assert!((shown(k.in_tangent).z - 1.5).abs() < 1e-4 && (shown(k.out_tangent).z - 1.5).abs() < 1e-4);
+    assert!(
+        (shown(k.in_tangent).z - 1.5).abs() < 1e-4 && (shown(k.out_tangent).z - 1.5).abs() < 1e-4
+    );
 
     let broken = super::key_edit::set_broken(&clip, &[key(Dof::Position, 10.0)], true).expect("ok");
-    let before = broken.channels[0].position.as_ref().map(|c| c.keys()[1]).expect("key");
+    let before = broken.channels[0]
+        .position
+        .as_ref()
+        .map(|c| c.keys()[1])
+        .expect("key");
     let edited = set_tangent_slope(&broken, 0, &point, Side::In, -2.0, map).expect("edited");
-    let k = edited.channels[0].position.as_ref().map(|c| c.keys()[1]).expect("key");
+    let k = edited.channels[0]
+        .position
+        .as_ref()
+        .map(|c| c.keys()[1])
+        .expect("key");
     assert!((shown(k.in_tangent).z + 2.0).abs() < 1e-4);
     assert_eq!(k.out_tangent, before.out_tangent);
     assert!(set_tangent_slope(&clip, 0, &point, Side::In, f32::NAN, map).is_none());
@@ -409,8 +496,14 @@ fn hit_testing_prefers_handles_and_ignores_far_points() {
         hit_test(&points, &handles, Pos2::new(14.0, 11.0), 7.0),
         Some(CurveHit::Handle(p(0), Side::Out))
     );
-    assert_eq!(hit_test(&points, &[], Pos2::new(13.0, 10.0), 7.0), Some(CurveHit::Key(p(1))));
-    assert_eq!(hit_test(&points, &handles, Pos2::new(100.0, 10.0), 7.0), None);
+    assert_eq!(
+        hit_test(&points, &[], Pos2::new(13.0, 10.0), 7.0),
+        Some(CurveHit::Key(p(1)))
+    );
+    assert_eq!(
+        hit_test(&points, &handles, Pos2::new(100.0, 10.0), 7.0),
+        None
+    );
 }
 
 #[test]
@@ -426,9 +519,17 @@ fn rotation_drags_keep_unit_quaternions_and_odd_input_is_refused() {
         time: frame(15.0),
     };
     let (out, _) = drag_keys(&clip, 1, std::slice::from_ref(&point), 0.0, 0.2, map).expect("ok");
-    let q = out.channels[1].rotation.as_ref().map(|c| c.keys()[1].value).expect("key");
+    let q = out.channels[1]
+        .rotation
+        .as_ref()
+        .map(|c| c.keys()[1].value)
+        .expect("key");
     assert!((q.length() - 1.0).abs() < 1e-4);
-    let before = clip.channels[1].rotation.as_ref().map(|c| c.keys()[1].value).expect("key");
+    let before = clip.channels[1]
+        .rotation
+        .as_ref()
+        .map(|c| c.keys()[1].value)
+        .expect("key");
     let shown = |q: Quat| s.specialize(BodyPose::new(Vec3::ZERO, q)).rotation;
     assert!((shown(q).y - (shown(before).y + 0.2)).abs() < 1e-4);
     assert!(drag_keys(&clip, 1, &[point.clone()], f32::NAN, 0.0, map).is_none());
