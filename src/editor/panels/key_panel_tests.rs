@@ -542,3 +542,56 @@ fn rotation_drags_keep_unit_quaternions_and_odd_input_is_refused() {
     h2.run_steps(1);
     assert!(h.state().outputs.is_empty() && h2.state().outputs.is_empty());
 }
+
+#[test]
+fn dragging_a_tangent_handle_makes_the_key_free_with_the_dragged_slope() {
+    let mut h = curves(sample_clip(), None);
+    let point = SelectedKey {
+        component: Component {
+            dof: Dof::Position,
+            index: 1,
+        },
+        time: frame(10.0),
+    };
+    let key_pos = {
+        let host = h.state();
+        let inputs = CurveEditorInputs {
+            clip: &host.clip,
+            active_channel: host.active,
+            time_secs: host.time,
+            specialize: None,
+        };
+        host.widget.key_screen_pos(&inputs, &point).expect("drawn")
+    };
+    click(&mut h, key_pos);
+    let (view, plot) = (
+        h.state().widget.view().expect("framed"),
+        h.state().widget.plot_rect().expect("drawn"),
+    );
+    let before = h.state().clip.channels[0]
+        .position
+        .as_ref()
+        .map(|c| c.keys()[1]);
+    let before = before.expect("key");
+    assert_ne!(before.mode, TangentMode::Free);
+    let handle = handle_pos(&view, plot, key_pos, before.out_tangent.y, Side::Out);
+    let to = handle + Vec2::new(0.0, -30.0);
+    drag(&mut h, handle, to);
+
+    let host = h.state();
+    let k = host.clip.channels[0].position.as_ref().map(|c| c.keys()[1]);
+    let k = k.expect("key");
+    assert_eq!(k.mode, TangentMode::Free);
+    let want = slope_from_handle(&view, plot, key_pos, to, Side::Out).expect("finite");
+    assert!(
+        (k.out_tangent.y - want).abs() < 1e-3,
+        "{} vs {want}",
+        k.out_tangent.y
+    );
+    assert!(k.out_tangent.y > before.out_tangent.y);
+    // Unbroken: one line through the key; the other components keep their slopes.
+    assert_eq!(k.in_tangent, k.out_tangent);
+    assert_eq!(k.out_tangent.x, before.out_tangent.x);
+    let e = edits(&host.outputs);
+    assert!(!e.is_empty() && e.iter().all(|(l, d)| *l == "Edit tangent" && *d == e[0].1));
+}
