@@ -83,6 +83,13 @@ enum CurveDrag {
     Scrub,
 }
 
+/// The key points and handles drawn this frame, for hit testing and painting.
+#[derive(Debug, Default)]
+struct Drawn {
+    points: Vec<(SelectedKey, Pos2)>,
+    handles: Vec<(SelectedKey, Side, Pos2)>,
+}
+
 /// The curve editor's view state.
 #[derive(Debug, Default)]
 pub struct CurveEditor {
@@ -467,8 +474,7 @@ impl CurveEditor {
         self.view = Some(view);
 
         // Every drawn key point and, for selected points, their handles.
-        let mut points: Vec<(SelectedKey, Pos2)> = Vec::new();
-        let mut handles: Vec<(SelectedKey, Side, Pos2)> = Vec::new();
+        let mut drawn = Drawn::default();
         for comp in visible {
             for k in shown_keys(clip, channel, &comp.dof, map) {
                 let point = SelectedKey {
@@ -482,10 +488,10 @@ impl CurveEditor {
                 if self.selected.iter().any(|s| same_point(s, &point)) {
                     for (side, slope) in [(Side::In, k.in_tangent), (Side::Out, k.out_tangent)] {
                         let h = handle_pos(&view, plot, pos, slope[comp.index], side);
-                        handles.push((point.clone(), side, h));
+                        drawn.handles.push((point.clone(), side, h));
                     }
                 }
-                points.push((point, pos));
+                drawn.points.push((point, pos));
             }
         }
 
@@ -495,7 +501,7 @@ impl CurveEditor {
             inputs,
             channel,
             (plot, ruler, view),
-            (&points, &handles),
+            &drawn,
             out,
         );
         if hovered
@@ -513,14 +519,7 @@ impl CurveEditor {
             });
         }
 
-        self.paint(
-            ui,
-            inputs,
-            channel,
-            visible,
-            (plot, ruler, view),
-            (&points, &handles),
-        );
+        self.paint(ui, inputs, channel, visible, (plot, ruler, view), &drawn);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -531,7 +530,7 @@ impl CurveEditor {
         inputs: &CurveEditorInputs<'_>,
         channel: usize,
         (plot, ruler, view): (Rect, Rect, CurveView),
-        (points, handles): (&[(SelectedKey, Pos2)], &[(SelectedKey, Side, Pos2)]),
+        Drawn { points, handles }: &Drawn,
         out: &mut Vec<PanelOutput>,
     ) {
         let clip = inputs.clip;
@@ -694,7 +693,7 @@ impl CurveEditor {
         channel: usize,
         visible: &[Component],
         (plot, ruler, view): (Rect, Rect, CurveView),
-        (points, handles): (&[(SelectedKey, Pos2)], &[(SelectedKey, Side, Pos2)]),
+        Drawn { points, handles }: &Drawn,
     ) {
         let clip = inputs.clip;
         let map = self.map(inputs);

@@ -532,7 +532,7 @@ fn rotation_drags_keep_unit_quaternions_and_odd_input_is_refused() {
         .expect("key");
     let shown = |q: Quat| s.specialize(BodyPose::new(Vec3::ZERO, q)).rotation;
     assert!((shown(q).y - (shown(before).y + 0.2)).abs() < 1e-4);
-    assert!(drag_keys(&clip, 1, &[point.clone()], f32::NAN, 0.0, map).is_none());
+    assert!(drag_keys(&clip, 1, std::slice::from_ref(&point), f32::NAN, 0.0, map).is_none());
     assert!(drag_keys(&clip, 1, &[point], 0.0, f32::INFINITY, map).is_none());
     // An empty clip or a channel out of range draws and edits nothing, without panicking.
     let empty = Clip::new("empty", 0.0);
