@@ -6,7 +6,7 @@ use super::key_edit::{self, Dof, KeyRef, RawKey, curve, curve_mut};
 use crate::runtime::clip::Clip;
 use crate::runtime::movement::MotionFrame;
 use crate::runtime::pose::BodyPose;
-use egui::{Pos2, Rect, Vec2};
+use egui::{Color32, Pos2, Rect, Vec2};
 use glam::{Quat, Vec3};
 
 /// Screen length of a drawn tangent handle.
@@ -537,4 +537,52 @@ pub fn hit_test(
         nearest(p.distance(pos), &mut best, CurveHit::Key(k.clone()));
     }
     best.map(|(_, h)| h)
+}
+
+/// The colour of a component's curve: x/y/z/w red, green, blue, yellow (rotation lighter),
+/// scalars from a palette.
+pub fn component_color(c: &Component) -> Color32 {
+    const POSITION: [Color32; 3] = [
+        Color32::from_rgb(230, 80, 80),
+        Color32::from_rgb(90, 200, 90),
+        Color32::from_rgb(90, 130, 240),
+    ];
+    const ROTATION: [Color32; 4] = [
+        Color32::from_rgb(250, 150, 150),
+        Color32::from_rgb(160, 235, 160),
+        Color32::from_rgb(150, 185, 255),
+        Color32::from_rgb(225, 215, 110),
+    ];
+    const SCALARS: [Color32; 5] = [
+        Color32::from_rgb(200, 160, 240),
+        Color32::from_rgb(240, 180, 100),
+        Color32::from_rgb(100, 220, 220),
+        Color32::from_rgb(240, 120, 200),
+        Color32::from_rgb(180, 180, 180),
+    ];
+    match &c.dof {
+        Dof::Position => POSITION[c.index.min(2)],
+        Dof::Rotation => ROTATION[c.index.min(3)],
+        Dof::PositionWeight => SCALARS[0],
+        Dof::RotationWeight => SCALARS[1],
+        Dof::Deform(name) => {
+            let h = name
+                .bytes()
+                .fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b.into()));
+            SCALARS[2 + h % 3]
+        }
+    }
+}
+
+/// A round step (1, 2 or 5 times a power of ten) at least `raw`.
+pub fn nice_step(raw: f32) -> f32 {
+    if !(raw.is_finite() && raw > 0.0) {
+        return 1.0;
+    }
+    let p = 10f32.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * p)
+        .find(|&s| s >= raw)
+        .unwrap_or(10.0 * p)
 }

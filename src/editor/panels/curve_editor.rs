@@ -7,11 +7,12 @@
 //! [`super::curve_edit`], returned as [`PanelOutput`]s.
 
 use super::curve_edit::{
-    Component, CurveHit, CurveView, SelectedKey, Side, ViewMap, components, drag_keys, frame_all,
-    handle_pos, hit_test, set_key_value, set_tangent_slope, shown_keys, slope_from_handle,
+    Component, CurveHit, CurveView, SelectedKey, Side, ViewMap, component_color, components,
+    drag_keys, frame_all, handle_pos, hit_test, nice_step, set_key_value, set_tangent_slope,
+    shown_keys, slope_from_handle,
 };
 use super::dope_sheet::diamond;
-use super::key_edit::{self, Dof, KeyRef, clamp_shift, curve, snap_to_frame};
+use super::key_edit::{self, KeyRef, clamp_shift, curve, snap_to_frame};
 use super::output::PanelOutput;
 use crate::runtime::clip::Clip;
 use crate::runtime::curve::TangentMode;
@@ -106,41 +107,6 @@ pub struct CurveEditor {
 
 fn same_point(a: &SelectedKey, b: &SelectedKey) -> bool {
     a.component == b.component && (a.time - b.time).abs() <= key_edit::KEY_MATCH_SECS
-}
-
-/// The colour of a component's curve: x/y/z/w red, green, blue, yellow (rotation lighter),
-/// scalars from a palette.
-pub fn component_color(c: &Component) -> Color32 {
-    const POSITION: [Color32; 3] = [
-        Color32::from_rgb(230, 80, 80),
-        Color32::from_rgb(90, 200, 90),
-        Color32::from_rgb(90, 130, 240),
-    ];
-    const ROTATION: [Color32; 4] = [
-        Color32::from_rgb(250, 150, 150),
-        Color32::from_rgb(160, 235, 160),
-        Color32::from_rgb(150, 185, 255),
-        Color32::from_rgb(225, 215, 110),
-    ];
-    const SCALARS: [Color32; 5] = [
-        Color32::from_rgb(200, 160, 240),
-        Color32::from_rgb(240, 180, 100),
-        Color32::from_rgb(100, 220, 220),
-        Color32::from_rgb(240, 120, 200),
-        Color32::from_rgb(180, 180, 180),
-    ];
-    match &c.dof {
-        Dof::Position => POSITION[c.index.min(2)],
-        Dof::Rotation => ROTATION[c.index.min(3)],
-        Dof::PositionWeight => SCALARS[0],
-        Dof::RotationWeight => SCALARS[1],
-        Dof::Deform(name) => {
-            let h = name
-                .bytes()
-                .fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b.into()));
-            SCALARS[2 + h % 3]
-        }
-    }
 }
 
 impl CurveEditor {
@@ -827,17 +793,4 @@ impl CurveEditor {
             );
         }
     }
-}
-
-/// A round step (1, 2 or 5 times a power of ten) at least `raw`.
-fn nice_step(raw: f32) -> f32 {
-    if !(raw.is_finite() && raw > 0.0) {
-        return 1.0;
-    }
-    let p = 10f32.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * p)
-        .find(|&s| s >= raw)
-        .unwrap_or(10.0 * p)
 }
