@@ -412,3 +412,57 @@ fn the_history_list_goes_back_and_the_title_shows_unsaved_work() {
     h.run();
     assert_eq!(clip(&h).channels.len(), original.channels.len() + 2);
 }
+
+#[test]
+fn a_tangent_is_edited_in_the_specialized_view_and_undone_in_one_step() {
+    use anymorph::editor::panels::curve_edit::{Component, SelectedKey};
+    use anymorph::editor::panels::curve_editor::SPECIALIZED;
+    use anymorph::editor::panels::key_edit::Dof;
+    use anymorph::runtime::curve::TangentMode;
+
+    let mut h = editor();
+    let biped = creature_index(&h, "biped");
+    click_body(&mut h, biped, "hand_l");
+    assert!(h.state().active_body().is_some());
+    h.get_by_label(anymorph::editor::app::CURVES).click();
+    h.run();
+    h.get_by_label(SPECIALIZED).click();
+    h.run_steps(2);
+    let ch = h.state().active_channel().unwrap();
+    let before = clip(&h);
+    let key = before.channels[ch].position.as_ref().unwrap().keys()[2];
+    assert_ne!(key.mode, TangentMode::Linear);
+    let point = SelectedKey {
+        component: Component {
+            dof: Dof::Position,
+            index: 1,
+        },
+        time: key.time,
+    };
+    let at = h
+        .state()
+        .curve_key_on_screen(&point)
+        .expect("the key is not drawn");
+    h.hover_at(at);
+    h.run();
+    h.drag_at(at);
+    h.drop_at(at);
+    h.run();
+    h.get_by_label("Linear").click();
+    h.run();
+    let after = clip(&h);
+    let edited = after.channels[ch].position.as_ref().unwrap().keys()[2];
+    assert_eq!(edited.mode, TangentMode::Linear);
+    assert_eq!(edited.value, key.value, "a tangent edit moved the key");
+    // The active body's specialized curve now runs straight into the key from the left.
+    let active = h.state().active_body().unwrap();
+    let prev = before.channels[ch].position.as_ref().unwrap().keys()[1];
+    let mid = (prev.time + key.time) / 2.0;
+    assert_ne!(
+        active.specialized(&after.channels[ch], mid),
+        active.specialized(&before.channels[ch], mid)
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(clip(&h), before);
+}

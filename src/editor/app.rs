@@ -30,6 +30,10 @@ use crate::runtime::query::ContextQuery;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// The key panel's tabs, shared with tests.
+pub const DOPE_SHEET: &str = "Dope Sheet";
+pub const CURVES: &str = "Curves";
+
 /// The recovery offer's button, shared with tests.
 pub const RECOVER: &str = "Recover";
 
@@ -99,6 +103,10 @@ pub struct AnymorphApp {
     title: String,
     validation: crate::editor::panels::validation::ValidationPanel,
     show_validation: bool,
+    dope_sheet: crate::editor::panels::dope_sheet::DopeSheet,
+    curve_editor: crate::editor::panels::curve_editor::CurveEditor,
+    /// Where the key panel was last drawn: its own Delete / copy / paste win there.
+    keys_rect: Option<egui::Rect>,
     validation_config: crate::validation::ValidationConfig,
     /// The window was asked to close with unsaved edits: ask first.
     confirm_close: bool,
@@ -156,6 +164,9 @@ impl AnymorphApp {
             close_decided: None,
             validation: Default::default(),
             show_validation: false,
+            dope_sheet: Default::default(),
+            curve_editor: Default::default(),
+            keys_rect: None,
             validation_config: crate::validation::ValidationConfig::load(
                 &Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/validation.json"),
             )
@@ -201,6 +212,24 @@ impl AnymorphApp {
             dirs[i] = (p - centre).normalized();
         }
         Some((centre, dirs))
+    }
+
+    /// Where the curve editor drew a key last frame (tests drive it by clicking there).
+    pub fn curve_key_on_screen(
+        &self,
+        point: &crate::editor::panels::curve_edit::SelectedKey,
+    ) -> Option<egui::Pos2> {
+        use crate::editor::panels::curve_editor::CurveEditorInputs;
+        let clip = self.doc.clip()?;
+        self.curve_editor.key_screen_pos(
+            &CurveEditorInputs {
+                clip,
+                active_channel: self.active_channel,
+                time_secs: clip_local_time(clip, self.playback.time_secs),
+                specialize: self.active_body().map(|a| a.frame),
+            },
+            point,
+        )
     }
 
     /// The undo record, for tests and the history list.
@@ -709,6 +738,7 @@ impl AnymorphApp {
             }
             Command::ShowHistory => self.show_history ^= true,
             Command::ToggleValidation => self.show_validation ^= true,
+            Command::ToggleKeysPanel => panels.keys ^= true,
             Command::EditClip { clip, label, drag } => self.edit_clip(*clip, &label, drag),
             Command::SetChannelMode { channel, mode } => self.set_channel_mode(channel, mode),
             Command::PoseActive { pose, drag } => self.pose_active(pose, drag),
@@ -940,6 +970,56 @@ impl AnymorphApp {
         }
     }
 
+    /// The dope sheet or the curve editor of the active clip; their edits go through the
+    /// undo record like every other.
+    fn keys_panel(&mut self, ui: &mut egui::Ui) {
+        use crate::editor::panels::PanelOutput;
+        use crate::editor::panels::curve_editor::CurveEditorInputs;
+        use crate::editor::panels::dope_sheet::DopeSheetInputs;
+        self.keys_rect = Some(ui.max_rect());
+        ui.horizontal(|ui| {
+            let p = &mut self.prefs.panels;
+            ui.selectable_value(&mut p.curves, false, DOPE_SHEET);
+            ui.selectable_value(&mut p.curves, true, CURVES);
+        });
+        let Some(clip) = self.doc.clip() else {
+            return;
+        };
+        let time_secs = clip_local_time(clip, self.playback.time_secs);
+        let outputs = if self.prefs.panels.curves {
+            let specialize = self.active_body().map(|a| a.frame);
+            self.curve_editor.ui(
+                ui,
+                &CurveEditorInputs {
+                    clip,
+                    active_channel: self.active_channel,
+                    time_secs,
+                    specialize,
+                },
+            )
+        } else {
+            self.dope_sheet.ui(
+                ui,
+                &DopeSheetInputs {
+                    clip,
+                    active_channel: self.active_channel,
+                    time_secs,
+                },
+            )
+        };
+        for output in outputs {
+            self.commands.push(match output {
+                PanelOutput::Edit { clip, label, drag } => Command::EditClip {
+                    clip: Box::new(clip),
+                    label,
+                    drag: drag.map(|id| id.value()),
+                },
+                PanelOutput::SetTime(t) => Command::SetTime(t),
+                PanelOutput::SetActiveChannel(c) => Command::SetActiveChannel(Some(c)),
+            });
+        }
+    }
+
     /// The validation grid over the project's clips × the roster (issue: testers' grid).
     fn validation_window(&mut self, ctx: &egui::Context) {
         use crate::editor::panels::validation::{
@@ -1135,6 +1215,7 @@ impl ToggleState for AnymorphApp {
             Command::ToggleGizmoSpace => self.prefs.posing.local,
             Command::ShowHistory => self.show_history,
             Command::ToggleValidation => self.show_validation,
+            Command::ToggleKeysPanel => p.keys,
             _ => return None,
         })
     }
@@ -1188,7 +1269,18 @@ impl eframe::App for AnymorphApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let start = Instant::now();
         let ctx = ui.ctx().clone();
-        self.commands.push_shortcuts(&ctx);
+        let over_keys = self
+            .keys_rect
+            .zip(ctx.pointer_hover_pos())
+            .is_some_and(|(r, p)| r.contains(p));
+        if over_keys {
+            self.commands.push_shortcuts_except(
+                &ctx,
+                &[Command::DeleteKey, Command::CopyPose, Command::PastePose],
+            );
+        } else {
+            self.commands.push_shortcuts(&ctx);
+        }
         let generation = self.prefs.layout_generation;
 
         egui::Panel::top("menu bar").show(ui, |ui| {
@@ -1224,6 +1316,14 @@ impl eframe::App for AnymorphApp {
                         &mut self.commands,
                     );
                 });
+        }
+        self.keys_rect = None;
+        if self.prefs.panels.keys {
+            egui::Panel::bottom(("keys", generation))
+                .resizable(true)
+                .default_size(200.0)
+                .size_range(120.0..=520.0)
+                .show(ui, |ui| self.keys_panel(ui));
         }
         if self.prefs.panels.channels {
             egui::Panel::left(("channels", generation))

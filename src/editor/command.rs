@@ -50,6 +50,7 @@ pub enum Command {
     ToggleChannelPanel,
     ToggleRosterPanel,
     ToggleTimelinePanel,
+    ToggleKeysPanel,
     ToggleValidation,
     ResetLayout,
     // Playback
@@ -171,6 +172,7 @@ impl Command {
         Command::ToggleChannelPanel,
         Command::ToggleRosterPanel,
         Command::ToggleTimelinePanel,
+        Command::ToggleKeysPanel,
         Command::ToggleValidation,
         Command::ResetLayout,
         Command::TogglePlay,
@@ -225,6 +227,7 @@ impl Command {
             Command::ToggleRosterPanel => "Creatures Panel",
             Command::ToggleTimelinePanel => "Timeline Panel",
             Command::ToggleValidation => "Validation Grid",
+            Command::ToggleKeysPanel => "Dope Sheet and Curves",
             Command::ResetLayout => "Reset Layout",
             Command::TogglePlay => "Play / Pause",
             Command::StepForward => "Next Frame",
@@ -303,6 +306,7 @@ impl Command {
             Command::ToggleChannelPanel => "Show the clip's channels on the left",
             Command::ToggleRosterPanel => "Show the creatures on the right",
             Command::ToggleTimelinePanel => "Show the timeline at the bottom",
+            Command::ToggleKeysPanel => "Show the dope sheet / curve editor above the timeline",
             Command::ToggleValidation => {
                 "Check every clip on every creature; click a cell to see its failure"
             }
@@ -413,6 +417,7 @@ impl Command {
             | C::ToggleRosterPanel
             | C::ToggleTimelinePanel
             | C::ToggleValidation
+            | C::ToggleKeysPanel
             | C::ResetLayout => Menu::View,
             C::TogglePlay
             | C::StepForward
@@ -448,6 +453,12 @@ impl CommandQueue {
     /// focused widget does not also act on it (Space would otherwise press a focused button
     /// as well as toggle playback). Nothing is taken while a text field has the keyboard.
     pub fn push_shortcuts(&mut self, ctx: &egui::Context) {
+        self.push_shortcuts_except(ctx, &[]);
+    }
+
+    /// Like [`CommandQueue::push_shortcuts`], leaving the keys of `skip` to a widget that
+    /// handles them itself (the dope sheet deletes its selected keys under the pointer).
+    pub fn push_shortcuts_except(&mut self, ctx: &egui::Context, skip: &[Command]) {
         if ctx.egui_wants_keyboard_input() {
             return;
         }
@@ -462,6 +473,7 @@ impl CommandQueue {
             })
             .collect();
         bound.sort_by_key(|(s, _)| std::cmp::Reverse(modifier_count(s.modifiers)));
+        bound.retain(|(_, c)| !skip.contains(c));
         for (shortcut, command) in bound {
             if ctx.input_mut(|i| i.consume_shortcut(&shortcut)) {
                 self.push(command.clone());

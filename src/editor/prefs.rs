@@ -38,6 +38,10 @@ pub struct Panels {
     pub channels: bool,
     pub roster: bool,
     pub timeline: bool,
+    /// The dope sheet / curve editor above the timeline.
+    pub keys: bool,
+    /// Which of the two it shows.
+    pub curves: bool,
 }
 
 impl Default for Panels {
@@ -46,6 +50,8 @@ impl Default for Panels {
             channels: true,
             roster: true,
             timeline: true,
+            keys: true,
+            curves: false,
         }
     }
 }
