@@ -746,14 +746,13 @@ impl AnymorphApp {
             Command::SetKey => self.set_key(),
             Command::DeleteKey => {
                 let t = self.key_time();
-                match (self.doc.clip(), self.active_channel) {
-                    (Some(clip), Some(ch)) => match posing::delete_keys_at(clip, ch, t) {
+                if let (Some(clip), Some(ch)) = (self.doc.clip(), self.active_channel) {
+                    match posing::delete_keys_at(clip, ch, t) {
                         Some(clip) => self.edit_clip(clip, "Delete key", None),
                         None => {
                             self.message = Some((format!("No key at {t:.2} s"), Severity::Info));
                         }
-                    },
-                    _ => {}
+                    }
                 }
             }
             Command::CopyPose => {
