@@ -30,6 +30,7 @@ pub enum ThumbnailChoice {
 }
 
 /// Thumbnail size: small enough that a CPU rasterizer draws hundreds in seconds.
+#[cfg(feature = "editor")]
 const THUMB_SIZE: (u32, u32) = (160, 120);
 
 fn files(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>> {
