@@ -204,16 +204,7 @@ fn dragging_the_target_drives_the_reach_live() {
 
     let from = h.state().target_on_screen(biped).unwrap();
     let to = from + Vec2::new(60.0, -40.0);
-    h.hover_at(from);
-    h.run();
-    h.drag_at(from);
-    h.run();
-    for k in 1..=6 {
-        h.hover_at(from + (to - from) * (k as f32 / 6.0));
-        h.step();
-    }
-    h.drop_at(to);
-    h.run();
+    editor_common::drag_over_frames(&mut h, from, to);
 
     let target_after = h.state().document().target().unwrap();
     assert!(

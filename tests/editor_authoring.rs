@@ -62,16 +62,7 @@ fn drag_gizmo(h: &mut Harness<'_, App>, axis: usize, pixels: f32) {
         .expect("no gizmo on the active body");
     let grab = centre + dirs[axis] * 45.0;
     let to = grab + dirs[axis] * pixels;
-    h.hover_at(grab);
-    h.run();
-    h.drag_at(grab);
-    h.run();
-    for k in 1..=6 {
-        h.hover_at(grab + (to - grab) * (k as f32 / 6.0));
-        h.step();
-    }
-    h.drop_at(to);
-    h.run();
+    editor_common::drag_over_frames(h, grab, to);
 }
 
 /// Picks `option` in the combo box labelled `label` (the first one, unless `nth`).

@@ -66,3 +66,17 @@ pub fn snapshot_editor(harness: &mut Harness<'static, AnymorphApp>, name: &str) 
 pub fn snapshot_options() -> SnapshotOptions {
     SnapshotOptions::new().threshold(0.6).max_failed_pixels(400)
 }
+
+/// A left-button drag from `from` to `to` spread over several frames, as a hand moves.
+pub fn drag_over_frames(h: &mut Harness<'_, AnymorphApp>, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    h.run();
+    h.drag_at(from);
+    h.run();
+    for k in 1..=6 {
+        h.hover_at(from + (to - from) * (k as f32 / 6.0));
+        h.step();
+    }
+    h.drop_at(to);
+    h.run();
+}

@@ -174,7 +174,7 @@ fn channel_row(
 }
 
 /// "upright spine", "≥ 2 × grasper" and the like.
-fn predicate_text(p: &Predicate) -> String {
+pub fn predicate_text(p: &Predicate) -> String {
     match p {
         Predicate::UprightSpine => "upright spine".into(),
         Predicate::HasGraspers => "has graspers".into(),

@@ -9,6 +9,7 @@
 
 use crate::editor::command::{Command, CommandQueue};
 use crate::editor::document::Document;
+use crate::editor::panels::channels::predicate_text;
 use crate::editor::preview::Preview;
 use crate::runtime::clip::{Branch, Channel, Clip, ClipEvent, Predicate, SideConstraint};
 use crate::runtime::creature::Cap;
@@ -543,7 +544,7 @@ fn clip_ui(ui: &mut egui::Ui, clip: &mut Clip, tracker: &mut DragTracker) {
     let mut remove = None;
     for (i, b) in clip.branches.iter_mut().enumerate() {
         ui.horizontal(|ui| {
-            let r = ui.checkbox(&mut b.expect, predicate_name(&b.predicate));
+            let r = ui.checkbox(&mut b.expect, predicate_text(&b.predicate));
             tracker.track(&r, "Branch");
             if ui.small_button("✖").on_hover_text("Remove").clicked() {
                 remove = Some(i);
@@ -565,7 +566,7 @@ fn clip_ui(ui: &mut egui::Ui, clip: &mut Clip, tracker: &mut DragTracker) {
                 count: 2,
             },
         ] {
-            if ui.button(predicate_name(&p)).clicked() {
+            if ui.button(predicate_text(&p)).clicked() {
                 clip.branches.push(Branch {
                     predicate: p,
                     expect: true,
@@ -611,15 +612,5 @@ fn clip_ui(ui: &mut egui::Ui, clip: &mut Clip, tracker: &mut DragTracker) {
             data: serde_json::Value::Null,
         });
         tracker.label = Some("Add event".into());
-    }
-}
-
-fn predicate_name(p: &Predicate) -> String {
-    match p {
-        Predicate::UprightSpine => "upright spine".into(),
-        Predicate::HasGraspers => "has graspers".into(),
-        Predicate::HasFeet => "has feet".into(),
-        Predicate::HasCap(cap) => format!("has a {cap}"),
-        Predicate::MinCount { cap, count } => format!("at least {count} × {cap}"),
     }
 }
