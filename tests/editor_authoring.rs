@@ -457,3 +457,23 @@ fn a_tangent_is_edited_in_the_specialized_view_and_undone_in_one_step() {
     h.run();
     assert_eq!(clip(&h), before);
 }
+
+#[test]
+fn file_bake_writes_one_glb_per_creature_the_clip_plays_on() {
+    let mut h = editor();
+    let dir = tempfile::tempdir().unwrap();
+    h.state_mut()
+        .run_command(Command::BakeGltfTo(dir.path().to_path_buf()));
+    h.run();
+    let app = h.state();
+    let clip = app.document().clip().unwrap();
+    for (e, p) in app.document().roster.iter().zip(&app.preview().creatures) {
+        let file = dir.path().join(format!("{}_{}.glb", clip.name, e.creature.name()));
+        assert_eq!(file.exists(), p.binds(), "{}", file.display());
+        if p.binds() {
+            // It opens as glTF with one animation, the chosen variant.
+            let rig = anymorph::io::gltf::import_rig(&file).unwrap();
+            assert_eq!(rig.creature.len(), e.creature.len());
+        }
+    }
+}

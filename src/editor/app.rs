@@ -417,6 +417,42 @@ impl AnymorphApp {
         }
     }
 
+    /// One GLB per roster creature the clip plays on, in its chosen variant, through the
+    /// runtime's player (the same bake as `anymorph bake`).
+    fn bake_to(&mut self, dir: &Path) {
+        use crate::io::gltf::{BakeJob, bake_clip_for_creatures};
+        let Some(clip) = self.doc.clip() else {
+            return;
+        };
+        let clip = std::sync::Arc::new(clip.clone());
+        let jobs: Vec<BakeJob> = self
+            .doc
+            .roster
+            .iter()
+            .zip(&self.preview.creatures)
+            .filter(|(_, p)| p.binds())
+            .map(|(e, _)| BakeJob {
+                creature: &e.creature,
+                mesh: None,
+                variants: vec![e.variant],
+                out: dir.join(format!("{}_{}.glb", clip.name, e.creature.name())),
+            })
+            .collect();
+        let results = bake_clip_for_creatures(&clip, &jobs, clip.fps);
+        let failed: Vec<String> = results
+            .iter()
+            .filter_map(|r| r.as_ref().err().map(|e| e.to_string()))
+            .collect();
+        self.message = Some(if failed.is_empty() {
+            (
+                format!("Baked {} file(s) into {}", jobs.len(), dir.display()),
+                Severity::Info,
+            )
+        } else {
+            (failed.join("; "), Severity::Error)
+        });
+    }
+
     fn save_to(&mut self, path: &Path) {
         match self.doc.save_as(path) {
             Ok(()) => {
@@ -612,6 +648,18 @@ impl AnymorphApp {
                 }
             }
             Command::AddCreature(path) => self.add_creature(&path),
+            Command::ImportCreature => {
+                let dialog = rfd::FileDialog::new().add_filter("glTF rig", &["glb", "gltf"]);
+                if let Some(path) = dialog.pick_file() {
+                    self.add_creature(&path);
+                }
+            }
+            Command::BakeGltf => {
+                if let Some(dir) = rfd::FileDialog::new().pick_folder() {
+                    self.bake_to(&dir);
+                }
+            }
+            Command::BakeGltfTo(dir) => self.bake_to(&dir),
             Command::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             Command::Deselect => self.selection = None,
             Command::RemoveSelectedCreature => {

@@ -18,6 +18,8 @@ pub enum Command {
     SaveProjectAs,
     ReloadProject,
     AddCreatureFromFile,
+    ImportCreature,
+    BakeGltf,
     Quit,
     // Edit
     Undo,
@@ -69,6 +71,9 @@ pub enum Command {
     // With data: from panels.
     OpenProjectPath(PathBuf),
     SaveProjectTo(PathBuf),
+    /// Bake the active clip for every roster creature it plays on, in its chosen variant,
+    /// one GLB per creature into this folder.
+    BakeGltfTo(PathBuf),
     /// Replace the active clip with an edited copy; edits with the same `drag` merge into
     /// one undo step.
     EditClip {
@@ -142,6 +147,8 @@ impl Command {
         Command::SaveProjectAs,
         Command::ReloadProject,
         Command::AddCreatureFromFile,
+        Command::ImportCreature,
+        Command::BakeGltf,
         Command::Quit,
         Command::Undo,
         Command::Redo,
@@ -210,6 +217,9 @@ impl Command {
             Command::DeleteChannel => "Delete Channel",
             Command::ReloadProject => "Reload Project",
             Command::AddCreatureFromFile => "Add Creature from File…",
+            Command::ImportCreature => "Import Creature (glTF)…",
+            Command::BakeGltf => "Bake glTF…",
+            Command::BakeGltfTo(_) => "Bake glTF",
             Command::Quit => "Quit",
             Command::Deselect => "Deselect",
             Command::RemoveSelectedCreature => "Remove Selected Creature",
@@ -288,6 +298,12 @@ impl Command {
             Command::DeleteChannel => "Remove the active channel from the clip",
             Command::ReloadProject => "Load the project again from disk",
             Command::AddCreatureFromFile => "Preview the clip on one more creature file",
+            Command::ImportCreature => {
+                "Import a rig from .glb/.gltf (legs and graspers found by name and geometry)"
+            }
+            Command::BakeGltf => {
+                "Bake the clip for every creature it plays on, in its chosen variant, to GLB files"
+            }
             Command::Quit => "Close the editor",
             Command::Deselect => "Clear the selection",
             Command::RemoveSelectedCreature => "Take the selected creature out of the preview",
@@ -386,6 +402,8 @@ impl Command {
             | C::SaveProjectAs
             | C::ReloadProject
             | C::AddCreatureFromFile
+            | C::ImportCreature
+            | C::BakeGltf
             | C::Quit => Menu::File,
             C::Undo
             | C::Redo
