@@ -14,11 +14,11 @@ use crate::runtime::clip::Clip;
 use crate::runtime::creature::BodyId;
 use crate::runtime::creature::Creature;
 use crate::runtime::gait::FootPhase;
+use crate::runtime::ik::IkTuning;
 use crate::runtime::player::{Character, PlayParams, VariantChoice};
 use crate::runtime::pose::BodyPose;
 use crate::runtime::query::SecondaryContext;
 use checks::{Overlaps, intended_contacts, worst_penetration, worst_stretch};
-use crate::runtime::ik::IkTuning;
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -329,8 +329,8 @@ fn in_place(
             };
             // A goal beyond the limb's reach is clamped by the IK on purpose; what is left
             // to miss is the reachable point toward it.
-            let goal = checks::reachable_goal(creature, &pose, b, goal, limb_max_stretch)
-                .unwrap_or(goal);
+            let goal =
+                checks::reachable_goal(creature, &pose, b, goal, limb_max_stretch).unwrap_or(goal);
             let err = goal.distance(pose[b].position) / reach.max(0.01 * size);
             record(failures, at(Check::GoalError, err, config.goal_error, b));
         }
