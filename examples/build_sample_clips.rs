@@ -409,13 +409,10 @@ fn roar() -> Clip {
         ScaleMode::CreatureSize,
     );
     jaw.require = true;
-    jaw.position = positions(&[
-        (0.0, [0.0, 0.0, 0.0]),
-        (0.6, [0.0, 0.01, -0.02]),
-        (1.2, [0.0, 0.0, 0.04]),
-        (1.8, [0.0, 0.0, 0.03]),
-        (2.5, [0.0, 0.0, 0.0]),
-    ]);
+    // No position keys: rest-relative offsets are in character space and fought the
+    // rear channel's rotation of the spine (the mouth held near its rest place while the
+    // head reared back, pulling the neck apart). The mouth rides on the head; the thrust
+    // is the rear channel's forward swing.
     jaw.deforms.insert(
         "open".into(),
         scalars(&[(0.0, 0.0), (0.6, 0.2), (1.0, 1.0), (1.8, 1.0), (2.3, 0.0)]),
