@@ -221,7 +221,8 @@ fn hand_to_mouth() -> Clip {
 
 /// A grasper channel that swings toward the other grasper in play. Offsets across the line
 /// between the hands are in creature sizes, one unit for both hands, so two hands on limbs of
-/// different lengths still meet.
+/// different lengths still meet. The frame's z is x × up, which for a hand swinging toward
+/// the other side points backward: in front of the body is negative z.
 fn toward_other_grasper(name: &str, variant: VariantSettings, keys: &[(f32, [f32; 3])]) -> Channel {
     let mut c = Channel::new(name, ContextQuery::cap(Cap::Grasper));
     c.mode = mode(
@@ -246,11 +247,11 @@ fn clap() -> Clip {
     })];
     let keys = [
         (0.0, [0.0, 0.0, 0.0]),
-        (0.35, [0.46, 0.035, 0.09]),
-        (0.6, [0.3, 0.035, 0.09]),
-        (0.85, [0.46, 0.035, 0.09]),
-        (1.1, [0.3, 0.035, 0.09]),
-        (1.35, [0.46, 0.035, 0.09]),
+        (0.35, [0.46, 0.035, -0.09]),
+        (0.6, [0.3, 0.035, -0.09]),
+        (0.85, [0.46, 0.035, -0.09]),
+        (1.1, [0.3, 0.035, -0.09]),
+        (1.35, [0.46, 0.035, -0.09]),
         (2.0, [0.0, 0.0, 0.0]),
     ];
     clip.channels = vec![
@@ -278,8 +279,8 @@ fn pass_fruit() -> Clip {
             single(Some("giver"), SideConstraint::None),
             &[
                 (0.0, [0.0; 3]),
-                (0.9, [0.5, 0.05, 0.07]),
-                (1.3, [0.5, 0.05, 0.07]),
+                (0.9, [0.5, 0.05, -0.07]),
+                (1.3, [0.5, 0.05, -0.07]),
                 (2.2, [0.0; 3]),
             ],
         ),
@@ -288,9 +289,9 @@ fn pass_fruit() -> Clip {
             single(Some("receiver"), SideConstraint::None),
             &[
                 (0.0, [0.0; 3]),
-                (0.8, [0.25, 0.035, 0.07]),
-                (1.1, [0.47, 0.05, 0.07]),
-                (1.4, [0.4, 0.05, 0.07]),
+                (0.8, [0.25, 0.035, -0.07]),
+                (1.1, [0.47, 0.05, -0.07]),
+                (1.4, [0.4, 0.05, -0.07]),
                 (2.2, [0.0; 3]),
             ],
         ),
@@ -408,13 +409,10 @@ fn roar() -> Clip {
         ScaleMode::CreatureSize,
     );
     jaw.require = true;
-    jaw.position = positions(&[
-        (0.0, [0.0, 0.0, 0.0]),
-        (0.6, [0.0, 0.01, -0.02]),
-        (1.2, [0.0, 0.0, 0.04]),
-        (1.8, [0.0, 0.0, 0.03]),
-        (2.5, [0.0, 0.0, 0.0]),
-    ]);
+    // No position keys: rest-relative offsets are in character space and fought the
+    // rear channel's rotation of the spine (the mouth held near its rest place while the
+    // head reared back, pulling the neck apart). The mouth rides on the head; the thrust
+    // is the rear channel's forward swing.
     jaw.deforms.insert(
         "open".into(),
         scalars(&[(0.0, 0.0), (0.6, 0.2), (1.0, 1.0), (1.8, 1.0), (2.3, 0.0)]),

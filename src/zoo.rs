@@ -276,11 +276,13 @@ impl Zoo {
             } else {
                 n.saturating_sub(1 + k).min(n - 1)
             };
-            let shoulder =
-                spine.joints[at].lerp(spine.joints[at + 1], 0.5) + Vec3::X * spine.radius[at];
             let reach = s * self.range(0.15, 0.35);
             let segments = self.rng.random_range(2..=3usize);
             let radius = 0.025 * s;
+            // The arm sits against the side of the body, not half inside it: a shoulder on
+            // the spine's surface put the upper arm against the neck at rest.
+            let shoulder = spine.joints[at].lerp(spine.joints[at + 1], 0.5)
+                + Vec3::X * (spine.radius[at] + radius);
             let hand_len = 0.08 * s;
             // The whole hand, capsule and all, stays well clear of the ground; on a low
             // creature the arm reaches forward and up instead of down.

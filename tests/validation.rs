@@ -38,18 +38,18 @@ fn checks_of(cell: &anymorph::validation::CellReport) -> Vec<Check> {
 }
 
 #[test]
-fn goals_out_of_reach_are_caught() {
-    // Hands asked to dig half a metre under the ground: the arms cannot get there.
+fn goals_out_of_reach_are_measured_from_the_point_of_reach() {
+    // Hands asked to dig half a metre under the ground: the arms cannot get there, and the
+    // IK clamps them at full reach toward the goal by design (limb max_stretch). Goal error
+    // is what is left to miss from that point, so the clamp itself is not a goal error.
     let clip = one_channel_clip("dig", Cap::Grasper, Vec3::new(0.3, -0.5, 0.3));
     let cell = check_cell(&clip, &arc_creature("biped"), &ValidationConfig::default());
-    assert!(!cell.passed());
+    assert!(cell.binds());
     assert!(
-        checks_of(&cell).contains(&Check::GoalError),
+        !checks_of(&cell).contains(&Check::GoalError),
         "{:?}",
         checks_of(&cell)
     );
-    let (_, worst) = cell.worst().unwrap();
-    assert!(worst.value > worst.limit);
 }
 
 #[test]

@@ -196,6 +196,42 @@ pub fn worst_stretch(creature: &Creature, pose: &[BodyPose]) -> Option<(f32, Bod
         .max_by(|x, y| x.0.total_cmp(&y.0))
 }
 
+/// Where a limb can put `body` on the way to `goal`: the goal itself when it lies within the
+/// limb's reach (its rest length from the limb's root joint to the body, times the IK's
+/// `max_stretch`), else the point of that reach toward the goal. The IK clamps out-of-reach
+/// goals there by design, so goal error is measured against it. `None` for spine bodies.
+pub fn reachable_goal(
+    creature: &Creature,
+    pose: &[BodyPose],
+    body: BodyId,
+    goal: Vec3,
+    max_stretch: f32,
+) -> Option<Vec3> {
+    if creature.is_spine(body) {
+        return None;
+    }
+    let mut root = body;
+    while let Some(p) = creature.parent(root) {
+        if creature.is_spine(p) {
+            break;
+        }
+        root = p;
+    }
+    let rest_root = creature.body(root);
+    let local = rest_root.rotation.inverse() * (creature.pivot(root) - rest_root.position);
+    let shoulder = pose[root].position + pose[root].rotation * local;
+    let reach = (creature.limb_length(body)
+        + creature.pivot(body).distance(creature.body(body).position))
+        * max_stretch;
+    let to_goal = goal - shoulder;
+    let d = to_goal.length();
+    Some(if d <= reach || d <= 1e-6 {
+        goal
+    } else {
+        shoulder + to_goal * (reach / d)
+    })
+}
+
 /// The deepest any body goes under the ground, as a fraction of the creature's size.
 pub fn worst_penetration(
     creature: &Creature,

@@ -14,6 +14,7 @@ use crate::runtime::clip::Clip;
 use crate::runtime::creature::BodyId;
 use crate::runtime::creature::Creature;
 use crate::runtime::gait::FootPhase;
+use crate::runtime::ik::IkTuning;
 use crate::runtime::player::{Character, PlayParams, VariantChoice};
 use crate::runtime::pose::BodyPose;
 use crate::runtime::query::SecondaryContext;
@@ -286,6 +287,7 @@ fn in_place(
     let name = |b: usize| creature.body(b).name.clone();
     let mut previous_positions: [Vec<Vec3>; 3] = Default::default();
     let mut previous_acc = vec![Vec3::ZERO; creature.len()];
+    let limb_max_stretch = IkTuning::default().limb.max_stretch;
     for f in 0..frames {
         let t = f as f32 * dt;
         ch.set_target(0, moving_target(creature, t));
@@ -325,6 +327,10 @@ fn in_place(
             } else {
                 0.1 * size
             };
+            // A goal beyond the limb's reach is clamped by the IK on purpose; what is left
+            // to miss is the reachable point toward it.
+            let goal =
+                checks::reachable_goal(creature, &pose, b, goal, limb_max_stretch).unwrap_or(goal);
             let err = goal.distance(pose[b].position) / reach.max(0.01 * size);
             record(failures, at(Check::GoalError, err, config.goal_error, b));
         }

@@ -6,7 +6,7 @@
 use super::constraint::{arc, frame_of, twist_about};
 use super::goals::{FrameGoals, RootPose};
 use super::limb::{BodyKind, LimbPlan};
-use super::setup::Rig;
+use super::setup::{NONE, Rig};
 use super::spine::{SpinePlan, tangents};
 use super::spline::Hermite;
 use crate::runtime::pose::BodyPose;
@@ -20,7 +20,14 @@ pub(super) struct Scratch {
     pub tangent: Vec<Vec3A>,
     pub frames: Vec<Quat>,
     pub frame_tangents: Vec<Vec3A>,
+    /// Per body, its only spine child (`NONE` without one, `MANY` with several).
+    pub only_child: Vec<u32>,
+    /// Per body, whether the spine pass placed it this frame (a particle or on a segment).
+    pub placed: Vec<bool>,
 }
+
+/// Marks a body with several spine children in [`Scratch::only_child`].
+const MANY: u32 = u32::MAX - 1;
 
 #[inline]
 fn pose(joint: Vec3A, rotation: Quat, rig: &Rig, b: usize, delta: &mut [Quat]) -> BodyPose {
@@ -103,6 +110,65 @@ pub(super) fn spine_poses(
             plan.particles[seg.b as usize].body,
         );
         segment_poses(seg, ends, rig, p, scratch, out);
+    }
+    aim_spine_bones(plan, rig, scratch, out);
+}
+
+/// Turns every spine body the spine pass placed that has a single spine child, placed too,
+/// by the least arc that puts its rest bone (its joint to the child's) onto the posed one.
+/// Tangent and transported frames follow the curve, but where the spine bends hard the
+/// curve's tangent at a joint no longer points at the next joint, and the child then sits
+/// off the end of its parent (a visible dislocation). Joints do not move; the frame's twist
+/// is kept. The root, bodies rigid with it, ends of the spine carrying a goal and targets
+/// of rotation goals keep the rotation they were given.
+fn aim_spine_bones(plan: &SpinePlan, rig: &Rig, scratch: &mut Scratch, out: &mut [BodyPose]) {
+    let n = rig.len();
+    scratch.only_child.clear();
+    scratch.only_child.resize(n, NONE);
+    for c in 0..n {
+        let b = rig.parent[c];
+        if !rig.spine[c] || b == NONE || !rig.spine[b as usize] {
+            continue;
+        }
+        let slot = &mut scratch.only_child[b as usize];
+        *slot = if *slot == NONE { c as u32 } else { MANY };
+    }
+    scratch.placed.clear();
+    scratch.placed.resize(n, false);
+    for q in &plan.particles {
+        scratch.placed[q.body as usize] = true;
+        if q.fixed || q.end_goal || q.rotation_goal {
+            scratch.only_child[q.body as usize] = NONE;
+        }
+    }
+    for seg in &plan.segments {
+        for body in &seg.record.interior {
+            scratch.placed[body.body as usize] = true;
+        }
+    }
+    let shortest = 0.01 * rig.size;
+    let joint = |out: &[BodyPose], b: usize| {
+        Vec3A::from(out[b].position) - out[b].rotation * rig.centre_from_pivot[b]
+    };
+    for b in 0..n {
+        let c = scratch.only_child[b];
+        if b == rig.root as usize || c == NONE || c == MANY {
+            continue;
+        }
+        let c = c as usize;
+        // Bodies the spine pass did not place (past the last particle) follow their
+        // parent later; their pose here is stale.
+        if !scratch.placed[b] || !scratch.placed[c] {
+            continue;
+        }
+        let from = joint(out, b);
+        let bone = out[b].rotation * (rig.inv_rotation[b] * (rig.pivot[c] - rig.pivot[b]));
+        let chord = joint(out, c) - from;
+        if bone.length() < shortest || chord.length() < shortest {
+            continue;
+        }
+        let rotation = (arc(bone, chord) * out[b].rotation).normalize();
+        out[b] = pose(from, rotation, rig, b, &mut scratch.delta);
     }
 }
 
