@@ -468,7 +468,9 @@ fn file_bake_writes_one_glb_per_creature_the_clip_plays_on() {
     let app = h.state();
     let clip = app.document().clip().unwrap();
     for (e, p) in app.document().roster.iter().zip(&app.preview().creatures) {
-        let file = dir.path().join(format!("{}_{}.glb", clip.name, e.creature.name()));
+        let file = dir
+            .path()
+            .join(format!("{}_{}.glb", clip.name, e.creature.name()));
         assert_eq!(file.exists(), p.binds(), "{}", file.display());
         if p.binds() {
             // It opens as glTF with one animation, the chosen variant.
