@@ -5,22 +5,10 @@
 mod editor_common;
 
 use anymorph::editor::panels::timeline::{PAUSE, PLAY, TIMELINE};
-use editor_common::editor;
+use editor_common::{creature_index, editor};
 use egui::{Key, Modifiers, Pos2, Vec2};
 use egui_kittest::kittest::Queryable;
 use glam::Vec3;
-
-fn creature_index(
-    h: &egui_kittest::Harness<'_, anymorph::editor::AnymorphApp>,
-    name: &str,
-) -> usize {
-    h.state()
-        .document()
-        .roster
-        .iter()
-        .position(|e| e.creature.name() == name)
-        .unwrap_or_else(|| panic!("{name} is not in the roster"))
-}
 
 fn body_position(
     h: &egui_kittest::Harness<'_, anymorph::editor::AnymorphApp>,

@@ -13,22 +13,13 @@ use anymorph::editor::panels::channels::ADD_CHANNEL;
 use anymorph::editor::panels::inspector::{MODE_POSITION, QUERY_CAP};
 use anymorph::runtime::clip::Clip;
 use anymorph::runtime::query::CapFilter;
-use editor_common::{editor, editor_with};
+use editor_common::{creature_index, editor, editor_with};
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use glam::Vec3;
 
 type App = anymorph::editor::AnymorphApp;
-
-fn creature_index(h: &Harness<'_, App>, name: &str) -> usize {
-    h.state()
-        .document()
-        .roster
-        .iter()
-        .position(|e| e.creature.name() == name)
-        .unwrap_or_else(|| panic!("{name} is not in the roster"))
-}
 
 fn body_id(h: &Harness<'_, App>, creature: usize, body: &str) -> usize {
     h.state().document().roster[creature]

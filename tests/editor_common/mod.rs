@@ -80,3 +80,13 @@ pub fn drag_over_frames(h: &mut Harness<'_, AnymorphApp>, from: egui::Pos2, to: 
     h.drop_at(to);
     h.run();
 }
+
+/// A roster creature's index by name.
+pub fn creature_index(h: &Harness<'_, AnymorphApp>, name: &str) -> usize {
+    h.state()
+        .document()
+        .roster
+        .iter()
+        .position(|e| e.creature.name() == name)
+        .unwrap_or_else(|| panic!("{name} is not in the roster"))
+}

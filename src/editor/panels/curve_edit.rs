@@ -49,6 +49,17 @@ pub struct SelectedKey {
     pub time: f32,
 }
 
+impl SelectedKey {
+    /// The key this point belongs to, on `channel`.
+    pub fn key_ref(&self, channel: usize) -> KeyRef {
+        KeyRef {
+            channel,
+            dof: self.component.dof.clone(),
+            time: self.time,
+        }
+    }
+}
+
 /// Which tangent of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
@@ -438,14 +449,7 @@ pub fn drag_keys(
     }
     let mut moved = points.to_vec();
     if time_delta != 0.0 {
-        let refs: Vec<KeyRef> = points
-            .iter()
-            .map(|p| KeyRef {
-                channel,
-                dof: p.component.dof.clone(),
-                time: p.time,
-            })
-            .collect();
+        let refs: Vec<KeyRef> = points.iter().map(|p| p.key_ref(channel)).collect();
         out = key_edit::move_keys(&out, &refs, time_delta)?.0;
         for p in &mut moved {
             p.time += time_delta;

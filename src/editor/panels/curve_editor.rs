@@ -570,14 +570,7 @@ impl CurveEditor {
                     if !modifiers.alt {
                         target = snap_to_frame(target, origin.fps);
                     }
-                    let refs: Vec<KeyRef> = points
-                        .iter()
-                        .map(|p| KeyRef {
-                            channel,
-                            dof: p.component.dof.clone(),
-                            time: p.time,
-                        })
-                        .collect();
+                    let refs: Vec<KeyRef> = points.iter().map(|p| p.key_ref(channel)).collect();
                     let dt = clamp_shift(&refs, target - *anchor_secs, origin.duration_secs);
                     let dv = -(pos.y - press.y) / view.px_per_value(plot);
                     if (dt, dv) != *last
