@@ -7,7 +7,7 @@ mod sample_creatures;
 
 use anymorph::io::{creature_to_string, load_creature};
 use anymorph::runtime::creature::{Body, BodyId, Cap, Creature, Shape, Side};
-use anymorph::runtime::math::Aabb;
+use anymorph::runtime::math::{Aabb, segment_distance};
 use glam::Vec3;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -82,41 +82,6 @@ fn capsule(b: &Body) -> (Vec3, Vec3, f32) {
     let r = b.half_extents.x.min(b.half_extents.z);
     let axis = b.rotation * Vec3::Y * (b.half_extents.y - r).max(0.0);
     (b.position - axis, b.position + axis, r)
-}
-
-/// Closest distance between segments `p1 q1` and `p2 q2` (Ericson, Real-Time Collision
-/// Detection 5.1.9).
-fn segment_distance(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> f32 {
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
-    let (s, t) = if a <= 1e-12 && e <= 1e-12 {
-        (0.0, 0.0)
-    } else if a <= 1e-12 {
-        (0.0, (f / e).clamp(0.0, 1.0))
-    } else {
-        let c = d1.dot(r);
-        if e <= 1e-12 {
-            ((-c / a).clamp(0.0, 1.0), 0.0)
-        } else {
-            let b = d1.dot(d2);
-            let denom = a * e - b * b;
-            let mut s = if denom > 1e-12 {
-                ((b * f - c * e) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let mut t = (b * s + f) / e;
-            if t < 0.0 {
-                t = 0.0;
-                s = (-c / a).clamp(0.0, 1.0);
-            } else if t > 1.0 {
-                t = 1.0;
-                s = ((b - c) / a).clamp(0.0, 1.0);
-            }
-            (s, t)
-        }
-    };
-    (p1 + d1 * s).distance(p2 + d2 * t)
 }
 
 fn forward(b: &Body) -> Vec3 {

@@ -1,7 +1,7 @@
 //! The measurements behind each check, on one creature's poses.
 
 use crate::runtime::creature::{BodyId, Creature};
-use crate::runtime::math::Aabb;
+use crate::runtime::math::{Aabb, segment_distance};
 use crate::runtime::pose::BodyPose;
 use glam::Vec3;
 use std::collections::BTreeSet;
@@ -135,40 +135,6 @@ fn depth(ca: &Capsule, pa: &BodyPose, cb: &Capsule, pb: &BodyPose) -> f32 {
         pb.position + pb.rotation * cb.half_axis,
     );
     ca.radius + cb.radius - segment_distance(a0, a1, b0, b1)
-}
-
-/// Closest distance between segments (Ericson, Real-Time Collision Detection 5.1.9).
-fn segment_distance(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> f32 {
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
-    let (s, t) = if a <= 1e-12 && e <= 1e-12 {
-        (0.0, 0.0)
-    } else if a <= 1e-12 {
-        (0.0, (f / e).clamp(0.0, 1.0))
-    } else {
-        let c = d1.dot(r);
-        if e <= 1e-12 {
-            ((-c / a).clamp(0.0, 1.0), 0.0)
-        } else {
-            let b = d1.dot(d2);
-            let denom = a * e - b * b;
-            let mut s = if denom > 1e-12 {
-                ((b * f - c * e) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let mut t = (b * s + f) / e;
-            if t < 0.0 {
-                t = 0.0;
-                s = (-c / a).clamp(0.0, 1.0);
-            } else if t > 1.0 {
-                t = 1.0;
-                s = ((b - c) / a).clamp(0.0, 1.0);
-            }
-            (s, t)
-        }
-    };
-    (p1 + d1 * s).distance(p2 + d2 * t)
 }
 
 /// The worst change of a bone's length, or of where a joint sits as seen from its two bodies,
