@@ -15,6 +15,7 @@ use glam::{Quat, Vec3};
 
 fn solve(c: &Creature, goals: &Goals) -> (Vec<BodyPose>, IkSolver) {
     let mut solver = IkSolver::new(c);
+    solver.set_record_debug(true);
     let mut out = Vec::new();
     solver.solve(c, goals, &mut out);
     (out, solver)

@@ -162,6 +162,7 @@ fn a_hundred_thousand_random_goal_sets_give_finite_poses() {
     let mut solved = 0;
     for c in &creatures {
         let mut solver = IkSolver::new(c);
+        solver.set_record_debug(true);
         let mut out = Vec::new();
         let mut goals = Goals::new(c.len());
         for i in 0..per_creature {

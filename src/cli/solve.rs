@@ -14,6 +14,7 @@ pub(super) fn solve_cmd(creature_path: &Path, goals_path: &Path) -> Result<()> {
     let (label, text) = crate::io::json::read_text(goals_path)?;
     let goals = goals_from_str(&text, &label, &creature)?;
     let mut stage = PoseStage::new(&creature);
+    stage.record_ik_debug(true);
     // One frame with no time passed: jiggles hold, so bodies without IK follow rigidly.
     let pose = stage.run(&creature, &goals, 0.0);
     let bodies: Vec<Value> = pose

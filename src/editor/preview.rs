@@ -121,7 +121,8 @@ impl Preview {
                 };
                 let pipeline = doc
                     .shown_clip()
-                    .and_then(|clip| Pipeline::new(clip, &entry.creature, &binding, entry.variant));
+                    .and_then(|clip| Pipeline::new(clip, &entry.creature, &binding, entry.variant))
+                    .map(with_ik_debug);
                 CreaturePreview {
                     binding,
                     pipeline,
@@ -146,7 +147,8 @@ impl Preview {
         for (p, entry) in self.creatures.iter_mut().zip(&doc.roster) {
             p.pipeline = doc
                 .shown_clip()
-                .and_then(|clip| Pipeline::new(clip, &entry.creature, &p.binding, entry.variant));
+                .and_then(|clip| Pipeline::new(clip, &entry.creature, &p.binding, entry.variant))
+                .map(with_ik_debug);
             if p.pipeline.is_none() {
                 p.pose = rest_pose(&entry.creature);
             }
@@ -277,4 +279,10 @@ fn trace_channel(
         }
     }
     traces
+}
+
+/// The viewport draws the solver's particles and constraints: record them.
+fn with_ik_debug(mut pipeline: Pipeline) -> Pipeline {
+    pipeline.record_ik_debug(true);
+    pipeline
 }

@@ -83,9 +83,11 @@ struct State {
     /// steps move them linearly from there.
     pivot: Vec3A,
     target: Vec3A,
-    /// The swing off the animated pose in the parent's rest frame: the posed rotation is
-    /// `parent delta * swing * rest rotation`. Kept so a held frame (`dt = 0`) shows it.
-    swing: Quat,
+    /// The swing off the animated pose, in the world, and the parent's delta when it was
+    /// taken: the posed rotation is `turn * animated`. Kept so a held frame (`dt = 0`)
+    /// shows the same swing in the parent's frame, however the parent moved since.
+    turn: Quat,
+    turn_parent_delta: Quat,
 }
 
 impl State {
@@ -95,7 +97,8 @@ impl State {
         velocity: Vec3A::ZERO,
         pivot: Vec3A::ZERO,
         target: Vec3A::ZERO,
-        swing: Quat::IDENTITY,
+        turn: Quat::IDENTITY,
+        turn_parent_delta: Quat::IDENTITY,
     };
 
     /// At rest on the animated pose.
@@ -106,7 +109,8 @@ impl State {
             velocity: Vec3A::ZERO,
             pivot,
             target: arm,
-            swing: Quat::IDENTITY,
+            turn: Quat::IDENTITY,
+            turn_parent_delta: Quat::IDENTITY,
         }
     }
 }
@@ -222,6 +226,8 @@ impl Jiggles {
             0
         };
         let h = if steps > 0 { dt / steps as f32 } else { 0.0 };
+        let inv_h = if steps > 0 { 1.0 / h } else { 0.0 };
+        let inv_steps = if steps > 0 { 1.0 / steps as f32 } else { 0.0 };
         let teleport = self.tuning.teleport_fraction * self.size;
         let cos_max = self.tuning.max_angle.clamp(0.0, std::f32::consts::PI).cos();
         for k in 0..self.order.len() {
@@ -248,17 +254,19 @@ impl Jiggles {
                 let w = self.frequency[b];
                 let stiffness = w * w;
                 let damping = 2.0 * self.tuning.damping_ratio.max(0.0) * w;
+                let inv_denominator = 1.0 / (1.0 + h * damping + h * h * stiffness);
+                let inv_length = 1.0 / length;
                 let (pivot0, target0) = (s.pivot, s.target);
                 let mut at = pivot0;
                 let mut goal_before = target0;
                 for i in 1..=steps {
-                    let f = i as f32 / steps as f32;
+                    let f = i as f32 * inv_steps;
                     let next = pivot0.lerp(pivot, f);
                     let goal = target0.lerp(arm, f);
                     let shift = next - at;
                     // How fast the animated pose itself moves: damping acts on motion
                     // relative to it, so a body carried along steadily does not lag.
-                    let goal_velocity = (shift + goal - goal_before) / h;
+                    let goal_velocity = (shift + goal - goal_before) * inv_h;
                     // The mass keeps its place in the world as the joint moves under it.
                     let before = s.mass - shift;
                     at = next;
@@ -267,14 +275,14 @@ impl Jiggles {
                     let v = (s.velocity
                         + (goal - before) * (h * stiffness)
                         + goal_velocity * (h * damping))
-                        / (1.0 + h * damping + h * h * stiffness);
+                        * inv_denominator;
                     let free = before + v * h;
-                    let placed = free.try_normalize().unwrap_or(goal / length) * length;
-                    s.velocity = (placed - before) / h;
+                    let placed = free.try_normalize().unwrap_or(goal * inv_length) * length;
+                    s.velocity = (placed - before) * inv_h;
                     s.mass = placed;
                 }
                 // Never swing past the limit from the animated pose.
-                let cos = s.mass.dot(arm) / (length * length);
+                let cos = s.mass.dot(arm) * (inv_length * inv_length);
                 if cos.is_nan() || cos < cos_max {
                     let angle = cos.clamp(-1.0, 1.0).acos().max(1e-6);
                     let limit =
@@ -284,13 +292,26 @@ impl Jiggles {
                 }
                 s.pivot = pivot;
                 s.target = arm;
-                let turn = arc(arm, s.mass);
-                s.swing = (parent_delta.conjugate() * turn * parent_delta).normalize();
-                if !s.swing.is_finite() || !s.mass.is_finite() || !s.velocity.is_finite() {
+                // Both are `length` long: unit vectors without two more square roots.
+                s.turn = Quat::from_rotation_arc(
+                    (arm * inv_length).into(),
+                    (s.mass * inv_length).into(),
+                );
+                s.turn_parent_delta = parent_delta;
+                if !s.turn.is_finite() || !s.mass.is_finite() || !s.velocity.is_finite() {
                     *s = State::at(pivot, arm);
                 }
             }
-            let rotation = (parent_delta * self.state[b].swing * self.rest_rotation[b]).normalize();
+            let s = &self.state[b];
+            let turn = if steps > 0 || s.turn_parent_delta == parent_delta {
+                s.turn
+            } else {
+                // A held frame after the parent moved (a scrub in a paused editor): the
+                // same swing in the parent's new frame.
+                let swing = s.turn_parent_delta.conjugate() * s.turn * s.turn_parent_delta;
+                parent_delta * swing * parent_delta.conjugate()
+            };
+            let rotation = (turn * animated).normalize();
             pose[b] = BodyPose {
                 position: (pivot + rotation * self.centre_from_pivot[b]).into(),
                 rotation,

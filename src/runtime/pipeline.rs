@@ -80,8 +80,14 @@ impl PoseStage {
         &self.pose
     }
 
+    /// What the last solve did; empty unless [`PoseStage::record_ik_debug`] is on.
     pub fn ik_debug(&self) -> &IkDebug {
         self.ik.debug()
+    }
+
+    /// Switches the IK debug record on for overlays and reports (off by default).
+    pub fn record_ik_debug(&mut self, on: bool) {
+        self.ik.set_record_debug(on);
     }
 
     /// Whether each body had IK in the last frame (jiggles moved the others).
@@ -181,7 +187,13 @@ impl Pipeline {
         self.stage.pose()
     }
 
+    /// What the last solve did; empty unless [`Pipeline::record_ik_debug`] is on.
     pub fn ik_debug(&self) -> &IkDebug {
         self.stage.ik_debug()
+    }
+
+    /// Switches the IK debug record on (the editor's overlays draw it).
+    pub fn record_ik_debug(&mut self, on: bool) {
+        self.stage.record_ik_debug(on);
     }
 }

@@ -42,11 +42,14 @@ pub(super) fn soft_correction(error: f32, zone: f32) -> f32 {
     }
 }
 
-/// A free particle held by exactly two fixed-length constraints to particles that do not
-/// move in its phase: a knee between a hip and a pinned ankle, a spine particle between
-/// the root and a pinned head. Both constraints are met at once, exactly, by the point of
-/// their circle nearest the particle (a block Gauss-Seidel step): one step instead of the
-/// many slow passes two nearly opposite constraints take in turn.
+/// A free particle held by exactly two fixed-length constraints: a knee between a hip and a
+/// pinned ankle, a spine particle between the root and a pinned head, an elbow between a
+/// free shoulder and a pinned wrist. Both constraints are met at once, exactly, by the point
+/// of their circle nearest the particle (a block Gauss-Seidel step): one step instead of the
+/// many slow passes two nearly opposite constraints take in turn. A chain of hinges visited
+/// leaves inward meets every one of its lengths in a single pass: each step keeps the
+/// lengths the steps before it met, since it moves only its own particle and meets both of
+/// its lengths.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Hinge {
     pub q: u16,
@@ -63,24 +66,75 @@ pub(super) enum Op {
     Hinge(Hinge),
 }
 
+/// Which free particles [`compile`] turns into hinges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Hinges {
+    /// Only those whose two neighbours never move in the phase (the spine: a hinge there
+    /// would make a soft spine exact).
+    Anchored,
+    /// Every particle with exactly two fixed-length constraints (limbs, whose bones are
+    /// exact anyway).
+    Chained,
+}
+
+/// What [`compile`] produced: the steps of a pass, and whether they are all hinges, in
+/// which case a pass whose every hinge could meet both lengths leaves every constraint met
+/// (see [`Hinge`]) and no second pass is needed to find that out.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct Compiled {
+    pub ops: Vec<Op>,
+    pub all_hinges: bool,
+}
+
 /// Compiles constraints (in pass order) to steps, replacing constraint pairs that form a
 /// [`Hinge`] with it. `still[i]` tells that particle `i` never moves in this phase.
-pub(super) fn compile(constraints: &[Constraint], still: &[bool]) -> Vec<Op> {
+pub(super) fn compile(constraints: &[Constraint], still: &[bool], hinges_of: Hinges) -> Compiled {
     let fixed_length = |c: &Constraint| c.min_len == c.max_len;
     let other = |c: &Constraint, q: u16| if c.a == q { c.b } else { c.a };
+    let touching = |q: u16| -> Vec<&Constraint> {
+        constraints
+            .iter()
+            .filter(|c| c.a == q || c.b == q)
+            .collect()
+    };
+    let mut candidate: Vec<bool> = (0..still.len() as u16)
+        .map(|q| {
+            let touching = touching(q);
+            let bones = touching.iter().filter(|c| fixed_length(c)).count();
+            !still[q as usize]
+                && bones == 2
+                && match hinges_of {
+                    Hinges::Anchored => touching.iter().all(|c| still[other(c, q) as usize]),
+                    Hinges::Chained => touching.len() == 2,
+                }
+        })
+        .collect();
+    // A chain of hinges must end on still particles at both ends: a hinge moves only its
+    // own particle, so a free neighbour that is not a hinge would never feel the pull of
+    // the goal beyond it.
+    loop {
+        let dropped: Vec<usize> = (0..still.len())
+            .filter(|&q| {
+                candidate[q]
+                    && touching(q as u16).iter().any(|c| {
+                        let o = other(c, q as u16) as usize;
+                        !still[o] && !candidate[o]
+                    })
+            })
+            .collect();
+        if dropped.is_empty() {
+            break;
+        }
+        for q in dropped {
+            candidate[q] = false;
+        }
+    }
     let mut hinge_of = vec![usize::MAX; still.len()];
     let mut hinges: Vec<Hinge> = Vec::new();
     for q in 0..still.len() as u16 {
-        if still[q as usize] {
-            continue;
-        }
-        let touching: Vec<&Constraint> = constraints
-            .iter()
-            .filter(|c| c.a == q || c.b == q)
-            .collect();
-        let bones: Vec<&&Constraint> = touching.iter().filter(|c| fixed_length(c)).collect();
-        let all_anchored = touching.iter().all(|c| still[other(c, q) as usize]);
-        if bones.len() == 2 && all_anchored {
+        if candidate[q as usize] {
+            let touching = touching(q);
+            let bones: Vec<&&Constraint> = touching.iter().filter(|c| fixed_length(c)).collect();
             hinge_of[q as usize] = hinges.len();
             hinges.push(Hinge {
                 q,
@@ -94,41 +148,53 @@ pub(super) fn compile(constraints: &[Constraint], still: &[bool]) -> Vec<Op> {
     let mut emitted = vec![false; hinges.len()];
     let mut ops = Vec::with_capacity(constraints.len());
     for c in constraints {
-        let h = [c.a, c.b]
-            .iter()
-            .map(|&q| hinge_of[q as usize])
-            .find(|&h| h != usize::MAX);
-        match h {
-            Some(h) if fixed_length(c) => {
-                if !emitted[h] {
-                    emitted[h] = true;
-                    ops.push(Op::Hinge(hinges[h]));
-                }
+        // Leafward end first: constraints come leaves inward, so its hinge is the one the
+        // pass reaches first.
+        let ends = [hinge_of[c.b as usize], hinge_of[c.a as usize]];
+        if !fixed_length(c) || ends.iter().all(|&h| h == usize::MAX) {
+            ops.push(Op::Length(*c));
+            continue;
+        }
+        for h in ends {
+            if h != usize::MAX && !emitted[h] {
+                emitted[h] = true;
+                ops.push(Op::Hinge(hinges[h]));
             }
-            _ => ops.push(Op::Length(*c)),
         }
     }
-    ops
+    let all_hinges = !ops.is_empty() && ops.iter().all(|op| matches!(op, Op::Hinge(_)));
+    Compiled { ops, all_hinges }
 }
 
-/// One pass over `ops` in order. Returns the largest length error met beyond what the soft
-/// zone lets a constraint keep (half the zone), or the largest hinge step, so a caller can
-/// stop early.
+/// What one pass found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Pass {
+    /// The largest length error met beyond what the soft zone lets a constraint keep (half
+    /// the zone), or the largest hinge step.
+    pub worst: f32,
+    /// Every hinge could meet both of its lengths.
+    pub hinges_met: bool,
+}
+
+/// One pass over `ops` in order, so a caller can stop early.
 #[inline]
-pub(super) fn relax(p: &mut [Vec3A], ops: &[Op]) -> f32 {
+pub(super) fn relax(p: &mut [Vec3A], ops: &[Op]) -> Pass {
     let mut worst = 0.0f32;
+    let mut hinges_met = true;
     for op in ops {
         match op {
             Op::Length(c) => worst = worst.max(correct(p, c)),
             Op::Hinge(h) => {
                 let q = h.q as usize;
-                let at = hinge_point(p[h.a as usize], p[h.b as usize], h.len_a, h.len_b, p[q]);
+                let (at, met) =
+                    hinge_point(p[h.a as usize], p[h.b as usize], h.len_a, h.len_b, p[q]);
                 worst = worst.max(at.distance(p[q]));
+                hinges_met &= met;
                 p[q] = at;
             }
         }
     }
-    worst
+    Pass { worst, hinges_met }
 }
 
 #[inline]
@@ -156,31 +222,33 @@ fn correct(p: &mut [Vec3A], c: &Constraint) -> f32 {
     error.abs() - 0.5 * c.soft
 }
 
-/// The point at `len_a` from `a` and `len_b` from `b` nearest `q`. Out of reach, the
-/// point on the segment that stretches both lengths by the same factor; too near, the
-/// point on their line that fits best.
+/// The point at `len_a` from `a` and `len_b` from `b` nearest `q`, and whether it meets
+/// both lengths. Out of reach, the point on the segment that stretches both lengths by the
+/// same factor; too near, the point on their line that fits best.
 #[inline]
-fn hinge_point(a: Vec3A, b: Vec3A, len_a: f32, len_b: f32, q: Vec3A) -> Vec3A {
+fn hinge_point(a: Vec3A, b: Vec3A, len_a: f32, len_b: f32, q: Vec3A) -> (Vec3A, bool) {
     let d = b - a;
     let dist = d.length();
     if !dist.is_finite() || dist <= 1e-12 {
-        return a + (q - a).normalize_or_zero() * len_a;
+        return (a + (q - a).normalize_or_zero() * len_a, len_a == len_b);
     }
     let u = d / dist;
     let total = len_a + len_b;
     if dist >= total {
-        return if total > 0.0 {
+        let at = if total > 0.0 {
             a + d * (len_a / total)
         } else {
             a
         };
+        return (at, dist == total);
     }
     if dist <= (len_a - len_b).abs() {
-        return if len_a >= len_b {
+        let at = if len_a >= len_b {
             a + u * len_a
         } else {
             a - u * len_a
         };
+        return (at, dist == (len_a - len_b).abs());
     }
     let along = (dist * dist + len_a * len_a - len_b * len_b) / (2.0 * dist);
     let radius = (len_a * len_a - along * along).max(0.0).sqrt();
@@ -189,7 +257,7 @@ fn hinge_point(a: Vec3A, b: Vec3A, len_a: f32, len_b: f32, q: Vec3A) -> Vec3A {
     let side = (off - u * off.dot(u))
         .try_normalize()
         .unwrap_or_else(|| u.any_orthonormal_vector());
-    centre + side * radius
+    (centre + side * radius, true)
 }
 
 /// The minimal-twist rotation taking direction `from` to direction `to` (neither needs to
@@ -300,12 +368,12 @@ mod tests {
     fn a_hinge_meets_both_lengths_on_the_side_of_the_particle() {
         let (a, b) = (Vec3A::ZERO, Vec3A::new(0.0, -1.5, 0.0));
         let q = Vec3A::new(0.0, -0.7, 0.3);
-        let k = hinge_point(a, b, 1.0, 1.0, q);
+        let (k, met) = hinge_point(a, b, 1.0, 1.0, q);
         assert!((k.distance(a) - 1.0).abs() < 1e-5 && (k.distance(b) - 1.0).abs() < 1e-5);
-        assert!(k.z > 0.0);
-        let far = hinge_point(a, Vec3A::new(0.0, -4.0, 0.0), 1.0, 1.0, q);
-        assert!(far.distance(Vec3A::new(0.0, -2.0, 0.0)) < 1e-5);
-        assert!(hinge_point(a, a, 1.0, 1.0, a).is_finite());
+        assert!(k.z > 0.0 && met);
+        let (far, met) = hinge_point(a, Vec3A::new(0.0, -4.0, 0.0), 1.0, 1.0, q);
+        assert!(far.distance(Vec3A::new(0.0, -2.0, 0.0)) < 1e-5 && !met);
+        assert!(hinge_point(a, a, 1.0, 1.0, a).0.is_finite());
     }
 
     #[test]

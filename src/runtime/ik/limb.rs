@@ -2,7 +2,7 @@
 //! cross-constraints between sibling IK children, the aim preconditioner and the iteration.
 //! The posed spine is fixed here; reconstruction is in `reconstruct.rs`.
 
-use super::constraint::{Constraint, Op, arc, compile, frame_of, relax};
+use super::constraint::{Constraint, Hinges, Op, arc, compile, frame_of, relax};
 use super::goals::FrameGoals;
 use super::plan::Topology;
 use super::setup::NONE;
@@ -100,6 +100,8 @@ pub(super) struct LimbPlan {
     pub constraints: Vec<Constraint>,
     /// What a pass runs: the constraints with hinges merged.
     pub ops: Vec<Op>,
+    /// Every step is a hinge: a pass whose hinges all met their lengths solved the limbs.
+    pub all_hinges: bool,
     pub aims: Vec<AimStep>,
     /// Pinned particles, ascending.
     pub pinned: Vec<u16>,
@@ -177,7 +179,9 @@ impl LimbPlan {
             .enumerate()
             .map(|(q, p)| p.parent == NO_PARTICLE || p.goal_body != NONE || q >= u16::MAX as usize)
             .collect();
-        b.plan.ops = compile(&b.plan.constraints, &still);
+        let compiled = compile(&b.plan.constraints, &still, Hinges::Chained);
+        b.plan.ops = compiled.ops;
+        b.plan.all_hinges = compiled.all_hinges;
         b.plan
     }
 }
@@ -425,7 +429,8 @@ pub(super) fn solve_limbs(
     let mut passes = 0;
     for _ in 0..tuning.iterations {
         passes += 1;
-        if relax(p, &plan.ops) <= plan.tolerance {
+        let pass = relax(p, &plan.ops);
+        if pass.worst <= plan.tolerance || (plan.all_hinges && pass.hinges_met) {
             break;
         }
     }

@@ -80,6 +80,12 @@ impl IkSolver {
         &self.tuning
     }
 
+    /// Records (or stops recording) [`IkSolver::debug`] from the next solve. It shapes
+    /// nothing the solver compiled, so unlike [`IkSolver::tuning_mut`] it keeps the plans.
+    pub fn set_record_debug(&mut self, on: bool) {
+        self.tuning.record_debug = on;
+    }
+
     /// Changes the tuning. Compiled plans and the delegation rule are rebuilt on the next
     /// solve (some numbers shape them).
     pub fn tuning_mut(&mut self) -> &mut IkTuning {

@@ -20,10 +20,6 @@ pub(super) struct Scratch {
     pub tangent: Vec<Vec3A>,
     pub frames: Vec<Quat>,
     pub frame_tangents: Vec<Vec3A>,
-    /// Per body, its only spine child (`NONE` without one, `MANY` with several).
-    pub only_child: Vec<u32>,
-    /// Per body, whether the spine pass placed it this frame (a particle or on a segment).
-    pub placed: Vec<bool>,
 }
 
 /// Marks a body with several spine children in [`Scratch::only_child`].
@@ -114,6 +110,44 @@ pub(super) fn spine_poses(
     aim_spine_bones(plan, rig, scratch, out);
 }
 
+/// The spine bodies [`aim_spine_bones`] turns toward their only spine child, parents
+/// first: (body, child). Fixed by the plan, so computed once with it.
+pub(super) fn spine_aim_pairs(plan: &SpinePlan, rig: &Rig) -> Vec<(u32, u32)> {
+    let n = rig.len();
+    // Per body, its only spine child (`NONE` without one, `MANY` with several).
+    let mut only_child = vec![NONE; n];
+    for c in 0..n {
+        let b = rig.parent[c];
+        if !rig.spine[c] || b == NONE || !rig.spine[b as usize] {
+            continue;
+        }
+        let slot = &mut only_child[b as usize];
+        *slot = if *slot == NONE { c as u32 } else { MANY };
+    }
+    // Per body, whether the spine pass places it (a particle or on a segment).
+    let mut placed = vec![false; n];
+    for q in &plan.particles {
+        placed[q.body as usize] = true;
+        if q.fixed || q.end_goal || q.rotation_goal {
+            only_child[q.body as usize] = NONE;
+        }
+    }
+    for seg in &plan.segments {
+        for body in &seg.record.interior {
+            placed[body.body as usize] = true;
+        }
+    }
+    (0..n)
+        .filter_map(|b| {
+            let c = only_child[b];
+            // Bodies the spine pass does not place (past the last particle) follow their
+            // parent later; their pose there is stale.
+            (b != rig.root as usize && c != NONE && c != MANY && placed[b] && placed[c as usize])
+                .then_some((b as u32, c))
+        })
+        .collect()
+}
+
 /// Turns every spine body the spine pass placed that has a single spine child, placed too,
 /// by the least arc that puts its rest bone (its joint to the child's) onto the posed one.
 /// Tangent and transported frames follow the curve, but where the spine bends hard the
@@ -122,45 +156,12 @@ pub(super) fn spine_poses(
 /// is kept. The root, bodies rigid with it, ends of the spine carrying a goal and targets
 /// of rotation goals keep the rotation they were given.
 fn aim_spine_bones(plan: &SpinePlan, rig: &Rig, scratch: &mut Scratch, out: &mut [BodyPose]) {
-    let n = rig.len();
-    scratch.only_child.clear();
-    scratch.only_child.resize(n, NONE);
-    for c in 0..n {
-        let b = rig.parent[c];
-        if !rig.spine[c] || b == NONE || !rig.spine[b as usize] {
-            continue;
-        }
-        let slot = &mut scratch.only_child[b as usize];
-        *slot = if *slot == NONE { c as u32 } else { MANY };
-    }
-    scratch.placed.clear();
-    scratch.placed.resize(n, false);
-    for q in &plan.particles {
-        scratch.placed[q.body as usize] = true;
-        if q.fixed || q.end_goal || q.rotation_goal {
-            scratch.only_child[q.body as usize] = NONE;
-        }
-    }
-    for seg in &plan.segments {
-        for body in &seg.record.interior {
-            scratch.placed[body.body as usize] = true;
-        }
-    }
     let shortest = 0.01 * rig.size;
     let joint = |out: &[BodyPose], b: usize| {
         Vec3A::from(out[b].position) - out[b].rotation * rig.centre_from_pivot[b]
     };
-    for b in 0..n {
-        let c = scratch.only_child[b];
-        if b == rig.root as usize || c == NONE || c == MANY {
-            continue;
-        }
-        let c = c as usize;
-        // Bodies the spine pass did not place (past the last particle) follow their
-        // parent later; their pose here is stale.
-        if !scratch.placed[b] || !scratch.placed[c] {
-            continue;
-        }
+    for &(b, c) in &plan.aim_pairs {
+        let (b, c) = (b as usize, c as usize);
         let from = joint(out, b);
         let bone = out[b].rotation * (rig.inv_rotation[b] * (rig.pivot[c] - rig.pivot[b]));
         let chord = joint(out, c) - from;
@@ -312,8 +313,10 @@ pub(super) fn limb_poses(
             }
         };
         // One renormalization per body keeps the products of unit quaternions from
-        // drifting down the tree.
-        out[b] = pose(joint, rotation.normalize(), rig, b, delta);
+        // drifting down the tree; they are off by rounding only, so one Newton step on
+        // the length does it without a square root and a division.
+        let rotation = rotation * (1.5 - 0.5 * rotation.length_squared());
+        out[b] = pose(joint, rotation, rig, b, delta);
     }
 }
 

@@ -2,7 +2,7 @@
 //! constraint to the spine, spine splines between the particles, inner iterations leaves
 //! inward inside outer iterations that watch for buckling.
 
-use super::constraint::{Constraint, Op, compile, relax};
+use super::constraint::{Constraint, Hinges, Op, compile, relax};
 use super::goals::{FrameGoals, RootPose};
 use super::limb::SimplifiedLimb;
 use super::plan::Topology;
@@ -69,6 +69,8 @@ pub(super) struct SpinePlan {
     /// Particles free to move, pulled by anti-buckling.
     pub free: Vec<u16>,
     pub rest_tangent: Vec<Vec3A>,
+    /// Spine bodies turned toward their only spine child after the splines, parents first.
+    pub aim_pairs: Vec<(u32, u32)>,
     pub min_stretch: f32,
     pub max_stretch: f32,
     /// A pass whose largest error is below this ends the iterations early (metres).
@@ -218,7 +220,7 @@ impl SpinePlan {
         let still: Vec<bool> = (0..count + plan.goal_slots.len())
             .map(|i| i >= count || plan.particles[i].fixed || plan.particles[i].goal_body != NONE)
             .collect();
-        plan.ops = compile(&plan.constraints, &still);
+        plan.ops = compile(&plan.constraints, &still, Hinges::Anchored).ops;
 
         let rest: Vec<Vec3A> = plan
             .particles
@@ -255,6 +257,7 @@ impl SpinePlan {
                 plan.push_segment(rig, p.rootward, i as u16);
             }
         }
+        plan.aim_pairs = super::reconstruct::spine_aim_pairs(&plan, rig);
         plan
     }
 
@@ -359,7 +362,7 @@ pub(super) fn solve_spine(
         let mut settled = false;
         for _ in 0..tuning.inner_iterations {
             passes += 1;
-            let worst = relax(p, &plan.ops);
+            let worst = relax(p, &plan.ops).worst;
             if weight > 0.0 {
                 if rest.is_empty() {
                     rest.extend(

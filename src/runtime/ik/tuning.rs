@@ -21,8 +21,8 @@ pub struct IkTuning {
     /// this fraction of the creature's size (beyond what its soft zone lets it keep). It
     /// only ever shortens a solve; nothing carries over to the next frame.
     pub tolerance: f32,
-    /// Fill [`crate::runtime::ik::IkDebug`] on every solve. The editor wants it; a game can
-    /// switch it off and save the copying.
+    /// Fill [`crate::runtime::ik::IkDebug`] on every solve. Off by default: a game does
+    /// not look at it and saves the copying; the editor and `anymorph solve` switch it on.
     pub record_debug: bool,
 }
 
@@ -97,7 +97,7 @@ impl Default for IkTuning {
             jiggle: JiggleTuning::default(),
             delegate_size_ratio: 0.5,
             tolerance: 1e-4,
-            record_debug: true,
+            record_debug: false,
         }
     }
 }

@@ -653,7 +653,13 @@ impl Character {
         ))
     }
 
+    /// What the last solve did; empty unless [`Character::record_ik_debug`] is on.
     pub fn ik_debug(&self) -> &IkDebug {
         self.stage.ik_debug()
+    }
+
+    /// Switches the IK debug record on (off by default: a game rarely draws it).
+    pub fn record_ik_debug(&mut self, on: bool) {
+        self.stage.record_ik_debug(on);
     }
 }
