@@ -68,13 +68,15 @@ pub(super) enum Op {
 
 /// Which free particles [`compile`] turns into hinges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Hinges {
+pub(super) enum Hinges<'a> {
     /// Only those whose two neighbours never move in the phase (the spine: a hinge there
     /// would make a soft spine exact).
     Anchored,
-    /// Every particle with exactly two fixed-length constraints (limbs, whose bones are
-    /// exact anyway).
-    Chained,
+    /// Also chains of particles with exactly two fixed-length constraints each (limbs,
+    /// whose bones are exact anyway) — those the slice marks as bent at rest. A joint
+    /// nearly straight at rest has a circle whose side is decided by a sliver of offset,
+    /// which can flip from one frame to the next; plain constraints move it smoothly.
+    Chained(&'a [bool]),
 }
 
 /// What [`compile`] produced: the steps of a pass, and whether they are all hinges, in
@@ -88,7 +90,11 @@ pub(super) struct Compiled {
 
 /// Compiles constraints (in pass order) to steps, replacing constraint pairs that form a
 /// [`Hinge`] with it. `still[i]` tells that particle `i` never moves in this phase.
-pub(super) fn compile(constraints: &[Constraint], still: &[bool], hinges_of: Hinges) -> Compiled {
+pub(super) fn compile(
+    constraints: &[Constraint],
+    still: &[bool],
+    hinges_of: Hinges<'_>,
+) -> Compiled {
     let fixed_length = |c: &Constraint| c.min_len == c.max_len;
     let other = |c: &Constraint, q: u16| if c.a == q { c.b } else { c.a };
     let touching = |q: u16| -> Vec<&Constraint> {
@@ -101,11 +107,14 @@ pub(super) fn compile(constraints: &[Constraint], still: &[bool], hinges_of: Hin
         .map(|q| {
             let touching = touching(q);
             let bones = touching.iter().filter(|c| fixed_length(c)).count();
+            let anchored = touching.iter().all(|c| still[other(c, q) as usize]);
             !still[q as usize]
                 && bones == 2
                 && match hinges_of {
-                    Hinges::Anchored => touching.iter().all(|c| still[other(c, q) as usize]),
-                    Hinges::Chained => touching.len() == 2,
+                    Hinges::Anchored => anchored,
+                    Hinges::Chained(bent) => {
+                        anchored || (touching.len() == 2 && bent.get(q as usize) == Some(&true))
+                    }
                 }
         })
         .collect();

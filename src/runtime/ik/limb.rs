@@ -13,6 +13,9 @@ use glam::{Quat, Vec3A};
 /// Marks "no particle".
 pub(super) const NO_PARTICLE: u16 = u16::MAX;
 
+/// The least bend at rest (radians) of a joint that a chain of hinges may pass through.
+const HINGE_MIN_BEND: f32 = 0.35;
+
 /// A limb: the IK sub-tree under one non-spine child of a spine body.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Limb {
@@ -179,7 +182,8 @@ impl LimbPlan {
             .enumerate()
             .map(|(q, p)| p.parent == NO_PARTICLE || p.goal_body != NONE || q >= u16::MAX as usize)
             .collect();
-        let compiled = compile(&b.plan.constraints, &still, Hinges::Chained);
+        let bent = b.bent_at_rest();
+        let compiled = compile(&b.plan.constraints, &still, Hinges::Chained(&bent));
         b.plan.ops = compiled.ops;
         b.plan.all_hinges = compiled.all_hinges;
         b.plan
@@ -246,6 +250,30 @@ impl Builder<'_, '_> {
         }
         self.plan.particles[idx as usize].subtree_end = self.plan.particles.len() as u16;
         idx
+    }
+
+    /// Per particle: a joint with one IK child whose two bones meet at more than
+    /// [`HINGE_MIN_BEND`] at rest, so a hinge there keeps a clear side to bend to.
+    fn bent_at_rest(&self) -> Vec<bool> {
+        let rig = self.topo.rig;
+        let pivot = |q: u16| rig.pivot[self.plan.particles[q as usize].body as usize];
+        (0..self.plan.particles.len() as u16)
+            .map(|q| {
+                let p = self.plan.particles[q as usize];
+                let children: Vec<u16> = self.members[q as usize]
+                    .iter()
+                    .flat_map(|(_, c)| c.iter().copied())
+                    .collect();
+                match (p.parent, children.as_slice()) {
+                    (NO_PARTICLE, _) => false,
+                    (parent, [c]) => {
+                        let (u, v) = (pivot(q) - pivot(parent), pivot(*c) - pivot(q));
+                        u.angle_between(v) > HINGE_MIN_BEND
+                    }
+                    _ => false,
+                }
+            })
+            .collect()
     }
 
     fn immovable(&self, q: u16, first: u16) -> bool {
