@@ -46,6 +46,7 @@ pub struct IkSolver {
     frame: FrameGoals,
     spine_particles: Vec<Vec3A>,
     anti_buckling_rest: Vec<Vec3A>,
+    spine_fk: spine::SpineFk,
     limb_particles: Vec<Vec3A>,
     scratch: reconstruct::Scratch,
     debug: IkDebug,
@@ -69,6 +70,7 @@ impl IkSolver {
             frame: FrameGoals::default(),
             spine_particles: Vec::new(),
             anti_buckling_rest: Vec::new(),
+            spine_fk: spine::SpineFk::default(),
             limb_particles: Vec::new(),
             scratch: reconstruct::Scratch::default(),
             debug: IkDebug::default(),
@@ -122,13 +124,14 @@ impl IkSolver {
         let rig = &self.rig;
         let root = RootPose::new(rig, goals);
         self.frame.prepare(plan, rig, goals, &root);
+        self.spine_fk.pose(&plan.spine, rig, &self.frame, &root);
 
         let (spine_passes, buckling) = spine::solve_spine(
             &plan.spine,
             &self.tuning.spine,
-            rig,
             &self.frame,
             &root,
+            &self.spine_fk,
             &mut self.spine_particles,
             &mut self.anti_buckling_rest,
         );

@@ -9,6 +9,7 @@ use super::limb::{BodyKind, LimbPlan};
 use super::setup::{NONE, Rig};
 use super::spine::{SpinePlan, tangents};
 use super::spline::Hermite;
+use crate::runtime::math::smoothstep;
 use crate::runtime::pose::BodyPose;
 use glam::{Quat, Vec3A};
 
@@ -92,7 +93,17 @@ pub(super) fn spine_poses(
         } else {
             let rest = root.delta * plan.rest_tangent[i];
             let r = arc(rest, scratch.tangent[i]) * root.delta * rig.rotation[b];
-            if q.rotation_goal {
+            if q.rotation_goal && q.leaf_count > 0 {
+                // The goal already bent the spine through the forward-kinematic start;
+                // the body must follow the curve to stay joined to the next particle, so
+                // only the goal's twist about the curve is left to take.
+                twist_toward(
+                    r,
+                    goals.rotation[b],
+                    goals.rotation_weight[b],
+                    scratch.tangent[i],
+                )
+            } else if q.rotation_goal {
                 blend(r, goals.rotation[b], goals.rotation_weight[b])
             } else {
                 r
@@ -112,7 +123,7 @@ pub(super) fn spine_poses(
 
 /// The spine bodies [`aim_spine_bones`] turns toward their only spine child, parents
 /// first: (body, child). Fixed by the plan, so computed once with it.
-pub(super) fn spine_aim_pairs(plan: &SpinePlan, rig: &Rig) -> Vec<(u32, u32)> {
+pub(super) fn spine_aim_pairs(plan: &SpinePlan, rig: &Rig) -> Vec<AimPair> {
     let n = rig.len();
     // Per body, its only spine child (`NONE` without one, `MANY` with several).
     let mut only_child = vec![NONE; n];
@@ -126,9 +137,11 @@ pub(super) fn spine_aim_pairs(plan: &SpinePlan, rig: &Rig) -> Vec<(u32, u32)> {
     }
     // Per body, whether the spine pass places it (a particle or on a segment).
     let mut placed = vec![false; n];
+    let mut rotation_goal = vec![false; n];
     for q in &plan.particles {
         placed[q.body as usize] = true;
-        if q.fixed || q.end_goal || q.rotation_goal {
+        rotation_goal[q.body as usize] = q.rotation_goal;
+        if q.fixed || q.end_goal || (q.rotation_goal && q.leaf_count == 0) {
             only_child[q.body as usize] = NONE;
         }
     }
@@ -143,32 +156,59 @@ pub(super) fn spine_aim_pairs(plan: &SpinePlan, rig: &Rig) -> Vec<(u32, u32)> {
             // Bodies the spine pass does not place (past the last particle) follow their
             // parent later; their pose there is stale.
             (b != rig.root as usize && c != NONE && c != MANY && placed[b] && placed[c as usize])
-                .then_some((b as u32, c))
+                .then_some(AimPair {
+                    body: b as u32,
+                    child: c,
+                    rotation_goal: rotation_goal[b],
+                })
         })
         .collect()
 }
+
+/// A spine body turned toward its only spine child after the splines.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct AimPair {
+    pub body: u32,
+    pub child: u32,
+    /// The body carries a rotation goal: it keeps the goal's rotation while its bone is
+    /// within a hair of its child (rest goals must give the rest pose exactly, and the
+    /// spline's interior bodies are placed only to about 1e-4), and turns fully once it is
+    /// visibly off ([`GOAL_AIM_START`]..[`GOAL_AIM_FULL`], smoothly in between).
+    pub rotation_goal: bool,
+}
+
+/// Angles (rad) between a rotation-goal body's bone and its child over which the aim
+/// fades in.
+const GOAL_AIM_START: f32 = 2e-3;
+const GOAL_AIM_FULL: f32 = 8e-3;
 
 /// Turns every spine body the spine pass placed that has a single spine child, placed too,
 /// by the least arc that puts its rest bone (its joint to the child's) onto the posed one.
 /// Tangent and transported frames follow the curve, but where the spine bends hard the
 /// curve's tangent at a joint no longer points at the next joint, and the child then sits
 /// off the end of its parent (a visible dislocation). Joints do not move; the frame's twist
-/// is kept. The root, bodies rigid with it, ends of the spine carrying a goal and targets
-/// of rotation goals keep the rotation they were given.
+/// is kept. The root, bodies rigid with it and ends of the spine carrying a goal keep the
+/// rotation they were given.
 fn aim_spine_bones(plan: &SpinePlan, rig: &Rig, scratch: &mut Scratch, out: &mut [BodyPose]) {
     let shortest = 0.01 * rig.size;
     let joint = |out: &[BodyPose], b: usize| {
         Vec3A::from(out[b].position) - out[b].rotation * rig.centre_from_pivot[b]
     };
-    for &(b, c) in &plan.aim_pairs {
-        let (b, c) = (b as usize, c as usize);
+    for pair in &plan.aim_pairs {
+        let (b, c) = (pair.body as usize, pair.child as usize);
         let from = joint(out, b);
         let bone = out[b].rotation * (rig.inv_rotation[b] * (rig.pivot[c] - rig.pivot[b]));
         let chord = joint(out, c) - from;
         if bone.length() < shortest || chord.length() < shortest {
             continue;
         }
-        let rotation = (arc(bone, chord) * out[b].rotation).normalize();
+        let mut turn = arc(bone, chord);
+        if pair.rotation_goal {
+            let angle = 2.0 * turn.w.abs().min(1.0).acos();
+            let k = smoothstep(GOAL_AIM_START, GOAL_AIM_FULL, angle);
+            turn = Quat::IDENTITY.slerp(turn, k);
+        }
+        let rotation = (turn * out[b].rotation).normalize();
         out[b] = pose(from, rotation, rig, b, &mut scratch.delta);
     }
 }

@@ -44,6 +44,45 @@ pub(super) struct Segment {
     pub record: SegmentRecord,
 }
 
+/// One step of the spine's forward kinematics from its rotation goals, parents first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct FkStep {
+    pub body: u32,
+    pub parent: u32,
+    /// The body turns by its rotation goal; otherwise with its parent.
+    pub rotation_goal: bool,
+}
+
+/// The spine posed forward-kinematically by its rotation goals: where the spine particles
+/// start and where anti-buckling pulls them. A clip that bends the spine by rotations (bow,
+/// nod) bends it before any limb pulls on it, so the position goals pull on the authored
+/// bend and the rebuilt bodies keep their bones joined.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SpineFk {
+    pub joint: Vec<Vec3A>,
+    pub delta: Vec<Quat>,
+}
+
+impl SpineFk {
+    pub fn pose(&mut self, plan: &SpinePlan, rig: &Rig, goals: &FrameGoals, root: &RootPose) {
+        let n = rig.len();
+        self.joint.resize(n, Vec3A::ZERO);
+        self.delta.resize(n, Quat::IDENTITY);
+        let r = rig.root as usize;
+        self.joint[r] = root.point(rig.pivot[r]);
+        self.delta[r] = root.delta;
+        for s in &plan.fk {
+            let (b, p) = (s.body as usize, s.parent as usize);
+            self.joint[b] = self.joint[p] + self.delta[p] * (rig.pivot[b] - rig.pivot[p]);
+            self.delta[b] = if s.rotation_goal {
+                goals.rotation_used[b] * rig.inv_rotation[b]
+            } else {
+                self.delta[p]
+            };
+        }
+    }
+}
+
 /// Neighbouring constraints `r→i` and `i→c` whose angle the buckling metric watches.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct BucklePair {
@@ -70,7 +109,9 @@ pub(super) struct SpinePlan {
     pub free: Vec<u16>,
     pub rest_tangent: Vec<Vec3A>,
     /// Spine bodies turned toward their only spine child after the splines, parents first.
-    pub aim_pairs: Vec<(u32, u32)>,
+    pub aim_pairs: Vec<super::reconstruct::AimPair>,
+    /// Forward kinematics of the spine bodies with IK below the root, parents first.
+    pub fk: Vec<FkStep>,
     pub min_stretch: f32,
     pub max_stretch: f32,
     /// A pass whose largest error is below this ends the iterations early (metres).
@@ -258,6 +299,17 @@ impl SpinePlan {
             }
         }
         plan.aim_pairs = super::reconstruct::spine_aim_pairs(&plan, rig);
+        plan.fk = creature
+            .order()
+            .iter()
+            .filter(|&&b| b != root && rig.spine[b] && topo.has_ik[b])
+            .filter(|&&b| rig.parent[b] != NONE)
+            .map(|&b| FkStep {
+                body: b as u32,
+                parent: rig.parent[b],
+                rotation_goal: topo.rotation_target[b],
+            })
+            .collect();
         plan
     }
 
@@ -329,12 +381,13 @@ pub(super) fn tangents(plan: &SpinePlan, p: &[Vec3A], root_delta: Quat, out: &mu
 
 /// Places the spine particles (root-relative rest, goals pinned) and iterates. Returns
 /// (passes run, anti-buckling weight reached).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn solve_spine(
     plan: &SpinePlan,
     tuning: &SpineTuning,
-    rig: &Rig,
     goals: &FrameGoals,
     root: &RootPose,
+    fk: &SpineFk,
     p: &mut Vec<Vec3A>,
     rest: &mut Vec<Vec3A>,
 ) -> (u32, f32) {
@@ -345,7 +398,7 @@ pub(super) fn solve_spine(
         p.push(if q.goal_body != NONE {
             goals.joint[q.goal_body as usize]
         } else {
-            root.point(rig.pivot[q.body as usize])
+            fk.joint[q.body as usize]
         });
     }
     for &g in &plan.goal_slots {
@@ -365,10 +418,11 @@ pub(super) fn solve_spine(
             let worst = relax(p, &plan.ops).worst;
             if weight > 0.0 {
                 if rest.is_empty() {
+                    rest.push(root.position);
                     rest.extend(
-                        plan.particles
+                        plan.particles[1..]
                             .iter()
-                            .map(|q| root.point(rig.pivot[q.body as usize])),
+                            .map(|q| fk.joint[q.body as usize]),
                     );
                 }
                 let k = (weight * tuning.anti_buckling_strength).clamp(0.0, 1.0);
