@@ -132,7 +132,7 @@ fn rig_scene(
             ..Camera::default()
         },
         bodies,
-        show_bodies,
+        hidden_bodies: vec![!show_bodies; creature.len()],
         meshes,
         ..Scene::default()
     }

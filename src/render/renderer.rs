@@ -189,13 +189,12 @@ struct Counts {
     lines: u32,
     overlay: u32,
     ground: bool,
-    show_bodies: bool,
 }
 
 /// What the last [`SceneRenderer::prepare`] set up, for tests, benchmarks and the status bar.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RenderStats {
-    /// Body proxies drawn (0 while they are hidden).
+    /// Body proxies drawn (hidden ones not counted).
     pub bodies: u32,
     /// Skinned meshes drawn.
     pub skinned_draws: u32,
@@ -488,18 +487,20 @@ impl SceneRenderer {
             .bodies
             .iter()
             .filter(|b| b.position.is_finite() && b.rotation.is_finite());
-        let mut bodies: Vec<BodyGpu> = drawable
+        let shown = scene
+            .bodies
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !scene.hidden_bodies.get(*i).copied().unwrap_or(false))
+            .map(|(_, b)| b)
+            .filter(|b| b.position.is_finite() && b.rotation.is_finite());
+        let mut bodies: Vec<BodyGpu> = shown
             .clone()
             .filter(|b| b.shape == Shape::Box)
             .map(BodyGpu::of)
             .collect();
         let boxes = bodies.len() as u32;
-        bodies.extend(
-            drawable
-                .clone()
-                .filter(|b| b.shape != Shape::Box)
-                .map(BodyGpu::of),
-        );
+        bodies.extend(shown.filter(|b| b.shape != Shape::Box).map(BodyGpu::of));
         self.body_instances
             .write(device, queue, bytemuck::cast_slice(&bodies));
 
@@ -535,7 +536,6 @@ impl SceneRenderer {
             lines: lines.len() as u32,
             overlay: overlay.len() as u32,
             ground: scene.ground.is_some(),
-            show_bodies: scene.show_bodies,
         };
     }
 
@@ -544,7 +544,7 @@ impl SceneRenderer {
         let c = self.counts;
         let skinned = self.skinned.stats();
         RenderStats {
-            bodies: if c.show_bodies { c.boxes + c.round } else { 0 },
+            bodies: c.boxes + c.round,
             skinned_draws: skinned.draws,
             skinned_meshes_resident: skinned.meshes_resident,
             skinned_uploads: skinned.uploads,
@@ -595,7 +595,7 @@ impl SceneRenderer {
                 pass.draw(0..6, 0..c.shadows);
             }
         }
-        if c.show_bodies && c.boxes + c.round > 0 {
+        if c.boxes + c.round > 0 {
             pass.set_pipeline(&self.bodies);
             pass.set_vertex_buffer(1, self.body_instances.buffer.slice(..));
             for (mesh, instances) in [

@@ -237,9 +237,10 @@ impl PartialEq for SkinnedInstance {
 pub struct Scene {
     pub camera: Camera,
     pub bodies: Vec<BodyInstance>,
-    /// Whether `bodies` are drawn. Hidden bodies still cast contact shadows and count for
-    /// bounds and picking, so hiding the proxies behind a mesh changes nothing else.
-    pub show_bodies: bool,
+    /// `hidden_bodies[i]` keeps `bodies[i]` from being drawn (a proxy under its creature's
+    /// opaque mesh); bodies past its end are drawn. Hidden bodies still cast contact
+    /// shadows and count for bounds and picking.
+    pub hidden_bodies: Vec<bool>,
     pub meshes: Vec<SkinnedInstance>,
     /// Lines hidden by bodies in front of them.
     pub lines: Vec<LineSegment>,
@@ -256,7 +257,7 @@ impl Default for Scene {
         Scene {
             camera: Camera::default(),
             bodies: Vec::new(),
-            show_bodies: true,
+            hidden_bodies: Vec::new(),
             meshes: Vec::new(),
             lines: Vec::new(),
             overlay: Vec::new(),
