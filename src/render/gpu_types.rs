@@ -166,6 +166,8 @@ pub const MAX_JOINTS: usize = 255;
 
 /// Bytes of `Skin` in shaders/skinned.wgsl: a colour and [`MAX_JOINTS`] matrices.
 pub const SKIN_UNIFORM_BYTES: usize = 16 + MAX_JOINTS * 64;
+// WebGL2-class limits (the GL backend, the offscreen renderer) allow 16 KiB per binding.
+const _: () = assert!(SKIN_UNIFORM_BYTES <= 16 << 10);
 
 /// Appends one instance's `Skin` block (colour, then its joint matrices, zero-padded to
 /// [`SKIN_UNIFORM_BYTES`]) to `out` as floats. Returns false and appends nothing when the
