@@ -59,6 +59,8 @@ fn scene_at(doc: &Document, preview: &mut Preview, t: f32) -> (Scene, f32) {
             target_hovered: false,
             active_channel: Some(0),
             time_secs: t,
+            // The sample creatures are built in code and have no skinned mesh.
+            meshes: &[],
         },
         orbit.camera(),
     );

@@ -43,8 +43,6 @@ fn vs_body(v: VertexIn, i: InstanceIn) -> BodyOut {
     return out;
 }
 
-const SKY_AMBIENT: vec3<f32> = vec3<f32>(0.36, 0.39, 0.45);
-const GROUND_AMBIENT: vec3<f32> = vec3<f32>(0.16, 0.15, 0.14);
 const SELECTED: vec3<f32> = vec3<f32>(1.0, 0.55, 0.08);
 const HOVERED: vec3<f32> = vec3<f32>(0.55, 0.8, 1.0);
 
@@ -52,18 +50,7 @@ const HOVERED: vec3<f32> = vec3<f32>(0.55, 0.8, 1.0);
 fn fs_body(in: BodyOut) -> @location(0) vec4<f32> {
     let n = normalize(in.normal);
     let to_eye = normalize(frame.eye.xyz - in.world);
-    let l = normalize(frame.light_dir.xyz);
-    let key = max(dot(n, l), 0.0);
-    // A cool fill from the opposite side keeps the unlit half readable.
-    let fill_dir = normalize(vec3<f32>(-l.x, 0.4, -l.z));
-    let fill = max(dot(n, fill_dir), 0.0) * 0.25;
-    let ambient = mix(GROUND_AMBIENT, SKY_AMBIENT, n.y * 0.5 + 0.5);
-    // Darken what is close to the ground: a cheap contact occlusion.
-    let above = in.world.y - frame.ground.x;
-    let occlusion = mix(0.6, 1.0, smoothstep(0.0, 0.3, above));
-    let half_vec = normalize(l + to_eye);
-    let spec = pow(max(dot(n, half_vec), 0.0), 40.0) * 0.18 * key;
-    var color = in.color * (ambient * occlusion + vec3<f32>(1.0, 0.97, 0.9) * key * 0.85 + fill) + spec;
+    var color = shade(in.color, n, in.world);
     let rim = pow(1.0 - max(dot(n, to_eye), 0.0), 2.5);
     if ((in.highlight & 2u) != 0u) {
         color = mix(color, SELECTED, 0.35) + SELECTED * rim * 0.9;

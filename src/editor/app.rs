@@ -108,6 +108,9 @@ pub struct AnymorphApp {
     /// Where the key panel was last drawn: its own Delete / copy / paste win there.
     keys_rect: Option<egui::Rect>,
     validation_config: crate::validation::ValidationConfig,
+    /// Each roster creature's skinned mesh.
+    meshes: crate::editor::meshes::CreatureMeshes,
+    caps: crate::editor::panels::caps::CapsPanel,
     /// The window was asked to close with unsaved edits: ask first.
     confirm_close: bool,
     /// The animator chose: close now (discarding unsaved edits if `discard`).
@@ -160,6 +163,8 @@ impl AnymorphApp {
             last_autosave: None,
             clipboard: None,
             title: String::new(),
+            meshes: Default::default(),
+            caps: Default::default(),
             confirm_close: false,
             close_decided: None,
             validation: Default::default(),
@@ -557,6 +562,14 @@ impl AnymorphApp {
         &self.viewport
     }
 
+    /// Roster creature `index`'s skinned mesh, if it has one (as of the last frame).
+    pub fn creature_mesh(
+        &self,
+        index: usize,
+    ) -> Option<&std::sync::Arc<crate::io::gltf::SkinnedMesh>> {
+        self.meshes.get(index)
+    }
+
     /// The last status message, if any.
     pub fn message(&self) -> Option<&str> {
         self.message.as_ref().map(|(m, _)| m.as_str())
@@ -660,6 +673,13 @@ impl AnymorphApp {
                 }
             }
             Command::BakeGltfTo(dir) => self.bake_to(&dir),
+            Command::SaveCreatureAs => self.save_creature_dialog(),
+            Command::SaveCreatureTo { creature, path } => self.save_creature_to(creature, &path),
+            Command::SetBodyCaps {
+                creature,
+                body,
+                caps,
+            } => self.set_body_caps(creature, body, caps),
             Command::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             Command::Deselect => self.selection = None,
             Command::RemoveSelectedCreature => {
@@ -681,6 +701,9 @@ impl AnymorphApp {
             Command::ToggleTarget => overlays.target ^= true,
             Command::ToggleLabels => overlays.labels ^= true,
             Command::ToggleGround => overlays.ground ^= true,
+            Command::ToggleMesh => overlays.mesh ^= true,
+            Command::ToggleProxies => overlays.proxies ^= true,
+            Command::ToggleCapsPanel => panels.caps ^= true,
             Command::ToggleChannelPanel => panels.channels ^= true,
             Command::ToggleRosterPanel => panels.roster ^= true,
             Command::ToggleTimelinePanel => panels.timeline ^= true,
@@ -924,19 +947,106 @@ impl AnymorphApp {
     }
 
     fn add_creature(&mut self, path: &Path) {
-        match crate::io::load_creature(path) {
-            Ok(creature) => {
-                self.edit_content("Add creature", None, |c| {
-                    c.roster.push(crate::editor::document::RosterEntry {
-                        creature,
-                        path: Some(path.to_path_buf()),
-                        variant: 0,
-                    });
-                });
+        // A rig is read once: the creature for the roster, its mesh for the viewport.
+        let loaded = if crate::io::gltf::is_gltf_path(path) {
+            crate::io::gltf::import_rig(path).map(|rig| (rig.creature, Some(rig.mesh)))
+        } else {
+            crate::io::load_creature(path).map(|c| (c, None))
+        };
+        match loaded {
+            Ok((creature, mesh)) => {
+                let entry = crate::editor::document::RosterEntry {
+                    creature,
+                    path: Some(path.to_path_buf()),
+                    variant: 0,
+                    edited: false,
+                };
+                if let Some(mesh) = mesh {
+                    self.meshes.insert(&entry, mesh);
+                }
+                self.edit_content("Add creature", None, |c| c.roster.push(entry));
                 let name = sample_name(path);
                 log::info!("added {}", path.display());
                 self.message = Some((format!("Added {name}"), Severity::Info));
                 self.viewport.request_frame(FrameRequest::All);
+            }
+            Err(e) => {
+                log::error!("{e}");
+                self.message = Some((e.to_string(), Severity::Error));
+            }
+        }
+    }
+
+    /// Replaces one body's caps as one undoable edit; the creature is derived again, so the
+    /// preview rebinds the clip on the next frame.
+    fn set_body_caps(
+        &mut self,
+        creature: usize,
+        body: usize,
+        caps: Vec<crate::runtime::creature::Cap>,
+    ) {
+        use crate::editor::panels::caps::with_body_caps;
+        let Some(entry) = self.doc.roster.get(creature) else {
+            return;
+        };
+        if body >= entry.creature.len() {
+            return;
+        }
+        match with_body_caps(&entry.creature, body, caps) {
+            Ok(edited) => {
+                let name = entry.creature.body(body).name.clone();
+                self.edit_content(&format!("Caps of {name}"), None, |c| {
+                    if let Some(e) = c.roster.get_mut(creature) {
+                        e.creature = edited;
+                        e.edited = true;
+                    }
+                });
+            }
+            Err(e) => self.message = Some((format!("Caps: {e}"), Severity::Error)),
+        }
+    }
+
+    fn save_creature_dialog(&mut self) {
+        let Some(index) = self
+            .selection
+            .map(|s| s.creature)
+            .or(self.caps.creature)
+            .filter(|&i| i < self.doc.roster.len())
+        else {
+            self.message = Some(("Select a creature to save".into(), Severity::Info));
+            return;
+        };
+        let entry = &self.doc.roster[index];
+        let mut dialog = rfd::FileDialog::new()
+            .add_filter("Anymorph creature", &["json"])
+            .set_file_name(format!("{}.creature.json", entry.creature.name()));
+        if let Some(dir) = entry.path.as_deref().and_then(Path::parent) {
+            dialog = dialog.set_directory(dir);
+        }
+        if let Some(path) = dialog.save_file() {
+            self.save_creature_to(index, &path);
+        }
+    }
+
+    /// Writes a roster creature as `*.creature.json` and makes the project refer to it (an
+    /// undoable edit: undo points the project back at the old file; the new one stays).
+    fn save_creature_to(&mut self, index: usize, path: &Path) {
+        let Some(entry) = self.doc.roster.get(index) else {
+            return;
+        };
+        match crate::editor::document::save_creature_as(entry, path) {
+            Ok(saved) => {
+                let name = saved.creature.name().to_string();
+                self.edit_content("Save creature as", None, |c| {
+                    if let Some(e) = c.roster.get_mut(index) {
+                        *e = saved;
+                    }
+                });
+                log::info!("saved creature {name} to {}", path.display());
+                self.message = Some((
+                    format!("Saved {name} to {}", path.display()),
+                    Severity::Info,
+                ));
             }
             Err(e) => {
                 log::error!("{e}");
@@ -1135,6 +1245,28 @@ impl AnymorphApp {
         }
     }
 
+    /// View → Caps: the selected creature's bodies and caps.
+    fn caps_window(&mut self, ctx: &egui::Context) {
+        use crate::editor::panels::caps::CapsInputs;
+        let mut open = self.prefs.panels.caps;
+        egui::Window::new("Caps")
+            .open(&mut open)
+            .default_size([360.0, 480.0])
+            .show(ctx, |ui| {
+                self.caps.ui(
+                    ui,
+                    &CapsInputs {
+                        doc: &self.doc,
+                        preview: &self.preview,
+                        selection: self.selection,
+                        meshes: self.meshes.all(),
+                    },
+                    &mut self.commands,
+                );
+            });
+        self.prefs.panels.caps = open;
+    }
+
     /// Closing with unsaved edits asks to save, as every desktop editor does.
     fn close_guard(&mut self, ctx: &egui::Context) {
         if ctx.input(|i| i.viewport().close_requested())
@@ -1251,6 +1383,9 @@ impl ToggleState for AnymorphApp {
             Command::ToggleTarget => o.target,
             Command::ToggleLabels => o.labels,
             Command::ToggleGround => o.ground,
+            Command::ToggleMesh => o.mesh,
+            Command::ToggleProxies => o.proxies,
+            Command::ToggleCapsPanel => p.caps,
             Command::ToggleChannelPanel => p.channels,
             Command::ToggleRosterPanel => p.roster,
             Command::ToggleTimelinePanel => p.timeline,
@@ -1297,6 +1432,9 @@ impl eframe::App for AnymorphApp {
             .playback
             .advance(wall_dt, self.duration(), self.prefs.playback);
         self.preview.sync(&self.doc, self.active_channel);
+        for problem in self.meshes.sync(&self.doc) {
+            self.message = Some((problem, Severity::Error));
+        }
         self.preview
             .evaluate(&self.doc, self.playback.time_secs, clip_dt);
         if self.prefs.overlays.curve {
@@ -1426,6 +1564,7 @@ impl eframe::App for AnymorphApp {
                     active_channel: self.active_channel,
                     time_secs: self.playback.time_secs,
                     gizmo: self.gizmo_target(),
+                    meshes: self.meshes.all(),
                 },
                 &mut self.commands,
             );
@@ -1436,6 +1575,7 @@ impl eframe::App for AnymorphApp {
         self.recovery_window(&ctx);
         self.close_guard(&ctx);
         self.validation_window(&ctx);
+        self.caps_window(&ctx);
 
         let commands = self.commands.take();
         if !commands.is_empty() {

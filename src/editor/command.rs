@@ -19,6 +19,7 @@ pub enum Command {
     ReloadProject,
     AddCreatureFromFile,
     ImportCreature,
+    SaveCreatureAs,
     BakeGltf,
     Quit,
     // Edit
@@ -49,11 +50,14 @@ pub enum Command {
     ToggleTarget,
     ToggleLabels,
     ToggleGround,
+    ToggleMesh,
+    ToggleProxies,
     ToggleChannelPanel,
     ToggleRosterPanel,
     ToggleTimelinePanel,
     ToggleKeysPanel,
     ToggleValidation,
+    ToggleCapsPanel,
     ResetLayout,
     // Playback
     TogglePlay,
@@ -104,6 +108,18 @@ pub enum Command {
     },
     AddCreature(PathBuf),
     RemoveCreature(usize),
+    /// Write roster creature `creature` to `path` as `*.creature.json` (its mesh reference
+    /// follows it) and make the project refer to that file.
+    SaveCreatureTo {
+        creature: usize,
+        path: PathBuf,
+    },
+    /// Replace one body's caps; the creature is derived again (root, spine, legs).
+    SetBodyCaps {
+        creature: usize,
+        body: usize,
+        caps: Vec<crate::runtime::creature::Cap>,
+    },
     SetVariant {
         creature: usize,
         variant: usize,
@@ -148,6 +164,7 @@ impl Command {
         Command::ReloadProject,
         Command::AddCreatureFromFile,
         Command::ImportCreature,
+        Command::SaveCreatureAs,
         Command::BakeGltf,
         Command::Quit,
         Command::Undo,
@@ -176,11 +193,14 @@ impl Command {
         Command::ToggleTarget,
         Command::ToggleLabels,
         Command::ToggleGround,
+        Command::ToggleMesh,
+        Command::ToggleProxies,
         Command::ToggleChannelPanel,
         Command::ToggleRosterPanel,
         Command::ToggleTimelinePanel,
         Command::ToggleKeysPanel,
         Command::ToggleValidation,
+        Command::ToggleCapsPanel,
         Command::ResetLayout,
         Command::TogglePlay,
         Command::StepBack,
@@ -218,6 +238,12 @@ impl Command {
             Command::ReloadProject => "Reload Project",
             Command::AddCreatureFromFile => "Add Creature from File…",
             Command::ImportCreature => "Import Creature (glTF)…",
+            Command::SaveCreatureAs => "Save Creature As…",
+            Command::SaveCreatureTo { .. } => "Save Creature",
+            Command::SetBodyCaps { .. } => "Edit Caps",
+            Command::ToggleMesh => "Skinned Mesh",
+            Command::ToggleProxies => "Body Proxies",
+            Command::ToggleCapsPanel => "Caps",
             Command::BakeGltf => "Bake glTF…",
             Command::BakeGltfTo(_) => "Bake glTF",
             Command::Quit => "Quit",
@@ -301,6 +327,16 @@ impl Command {
             Command::ImportCreature => {
                 "Import a rig from .glb/.gltf (legs and graspers found by name and geometry)"
             }
+            Command::SaveCreatureAs => {
+                "Write the selected creature (its caps, and a reference to its mesh) as *.creature.json"
+            }
+            Command::ToggleMesh => "Draw the skinned mesh of creatures imported from glTF",
+            Command::ToggleProxies => {
+                "Draw the bodies as boxes and capsules (a mesh turns see-through over them)"
+            }
+            Command::ToggleCapsPanel => {
+                "Review and edit the caps of each body of the selected creature"
+            }
             Command::BakeGltf => {
                 "Bake the clip for every creature it plays on, in its chosen variant, to GLB files"
             }
@@ -372,6 +408,8 @@ impl Command {
             Command::ToggleCurve => with(Modifiers::ALT, Key::C),
             Command::ToggleTarget => with(Modifiers::ALT, Key::T),
             Command::ToggleLabels => with(Modifiers::ALT, Key::N),
+            Command::ToggleMesh => with(Modifiers::ALT, Key::M),
+            Command::ToggleProxies => with(Modifiers::ALT, Key::B),
             Command::TogglePlay => key(Key::Space),
             Command::StepForward => key(Key::ArrowRight),
             Command::StepBack => key(Key::ArrowLeft),
@@ -403,6 +441,7 @@ impl Command {
             | C::ReloadProject
             | C::AddCreatureFromFile
             | C::ImportCreature
+            | C::SaveCreatureAs
             | C::BakeGltf
             | C::Quit => Menu::File,
             C::Undo
@@ -431,11 +470,14 @@ impl Command {
             | C::ToggleTarget
             | C::ToggleLabels
             | C::ToggleGround
+            | C::ToggleMesh
+            | C::ToggleProxies
             | C::ToggleChannelPanel
             | C::ToggleRosterPanel
             | C::ToggleTimelinePanel
             | C::ToggleValidation
             | C::ToggleKeysPanel
+            | C::ToggleCapsPanel
             | C::ResetLayout => Menu::View,
             C::TogglePlay
             | C::StepForward

@@ -19,6 +19,9 @@ pub struct RosterEntry {
     pub path: Option<PathBuf>,
     /// The variant the animator chose (index into the binding's variants).
     pub variant: usize,
+    /// Changed in the editor (caps) since it was read from or written to `path`: a project
+    /// save writes it out rather than trusting the file.
+    pub edited: bool,
 }
 
 /// Counters that say what changed since the preview last looked.
@@ -90,6 +93,7 @@ impl Document {
                 creature,
                 path: project_dir.as_ref().map(|d| d.join(rel)),
                 variant: 0,
+                edited: false,
             })
             .collect();
         Document {
@@ -192,11 +196,13 @@ impl Document {
         // Bump only what changed: a target drag must not rebind every creature.
         let clips_changed = self.clips != content.clips;
         let same_creatures = self.roster.len() == content.roster.len()
-            && self
-                .roster
-                .iter()
-                .zip(&content.roster)
-                .all(|(a, b)| a.path == b.path && a.creature.name() == b.creature.name());
+            && self.roster.iter().zip(&content.roster).all(|(a, b)| {
+                // A caps edit keeps the file and the name but changes the creature.
+                a.path == b.path
+                    && a.creature.name() == b.creature.name()
+                    && a.creature.bodies() == b.creature.bodies()
+                    && a.creature.extra() == b.creature.extra()
+            });
         let variants_changed = self
             .roster
             .iter()
@@ -253,15 +259,25 @@ impl Document {
         let mut creatures = Vec::with_capacity(self.roster.len());
         for entry in &mut self.roster {
             let file = match &entry.path {
-                Some(p) => p.clone(),
-                None => {
+                // An edited creature file is rewritten in place; a rig cannot be, so its
+                // edits go to a creature file that refers to the rig for its mesh.
+                Some(p) if !entry.edited => p.clone(),
+                Some(p) if !crate::io::gltf::is_gltf_path(p) => {
+                    save_creature(p, &entry.creature)?;
+                    entry.edited = false;
+                    p.clone()
+                }
+                _ => {
                     let p = dir.join("creatures").join(format!(
                         "{}.creature.json",
                         file_stem(entry.creature.name())
                     ));
                     make_parent(&p)?;
-                    save_creature(&p, &entry.creature)?;
+                    let creature = relocated(&entry.creature, entry.path.as_deref(), &p);
+                    save_creature(&p, &creature)?;
+                    entry.creature = creature;
                     entry.path = Some(p.clone());
+                    entry.edited = false;
                     p
                 }
             };
@@ -316,6 +332,7 @@ impl Document {
             creature,
             path,
             variant: 0,
+            edited: false,
         });
         self.revisions.roster += 1;
     }
@@ -363,6 +380,41 @@ impl Document {
         self.external_targets = self.project_targets.clone();
         self.revisions.targets += 1;
     }
+}
+
+/// The creature as it should be written to `to`: its `"mesh"` reference, relative to the
+/// file it was read from (`from`), made relative to `to`'s folder so it still finds the rig.
+pub fn relocated(creature: &Creature, from: Option<&Path>, to: &Path) -> Creature {
+    let rig = from.and_then(|f| crate::editor::meshes::rig_path(creature, f));
+    let Some(rig) = rig else {
+        return creature.clone();
+    };
+    let dir = to.parent().unwrap_or(Path::new("."));
+    let mut extra = creature.extra().clone();
+    let rel = relative_to(&rig, dir);
+    // glTF and JSON paths use forward slashes whatever the platform.
+    let rel = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/");
+    extra.insert("mesh".into(), serde_json::Value::String(rel));
+    Creature::with_extras(creature.name(), creature.to_defs(), extra)
+        .unwrap_or_else(|_| creature.clone())
+}
+
+/// Writes roster creature `entry` to `path` as `*.creature.json` (atomically), with its mesh
+/// reference following it; returns the entry as the project should now hold it.
+pub fn save_creature_as(entry: &RosterEntry, path: &Path) -> Result<RosterEntry, SaveError> {
+    make_parent(path)?;
+    let creature = relocated(&entry.creature, entry.path.as_deref(), path);
+    save_creature(path, &creature)?;
+    Ok(RosterEntry {
+        creature,
+        path: Some(path.to_path_buf()),
+        variant: entry.variant,
+        edited: false,
+    })
 }
 
 fn make_parent(file: &Path) -> Result<(), SaveError> {

@@ -11,6 +11,7 @@ pub mod command;
 pub mod document;
 pub mod history;
 pub mod layout;
+pub mod meshes;
 pub mod panels;
 pub mod playback;
 pub mod posing;

@@ -15,6 +15,10 @@ pub struct Overlays {
     pub target: bool,
     pub labels: bool,
     pub ground: bool,
+    /// Skinned meshes of creatures that have one.
+    pub mesh: bool,
+    /// The body proxies (boxes, capsules, spheres); a mesh is see-through while they show.
+    pub proxies: bool,
 }
 
 impl Default for Overlays {
@@ -27,6 +31,8 @@ impl Default for Overlays {
             target: true,
             labels: true,
             ground: true,
+            mesh: true,
+            proxies: true,
         }
     }
 }
@@ -42,6 +48,8 @@ pub struct Panels {
     pub keys: bool,
     /// Which of the two it shows.
     pub curves: bool,
+    /// The caps window (review and edit each body's caps).
+    pub caps: bool,
 }
 
 impl Default for Panels {
@@ -52,6 +60,7 @@ impl Default for Panels {
             timeline: true,
             keys: true,
             curves: false,
+            caps: false,
         }
     }
 }

@@ -34,8 +34,17 @@ struct RecoveryFile {
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum CreatureRef {
-    Path { path: PathBuf, variant: usize },
-    Inline { creature: Value, variant: usize },
+    Path {
+        path: PathBuf,
+        variant: usize,
+    },
+    Inline {
+        creature: Value,
+        variant: usize,
+        /// The file an edited creature came from (its mesh reference is relative to it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        path: Option<PathBuf>,
+    },
 }
 
 /// Writes the document to the recovery file.
@@ -57,13 +66,15 @@ pub fn write(path: &Path, doc: &Document) -> Result<(), SaveError> {
             .roster
             .iter()
             .map(|e| match &e.path {
-                Some(p) => CreatureRef::Path {
+                Some(p) if !e.edited => CreatureRef::Path {
                     path: p.clone(),
                     variant: e.variant,
                 },
-                None => CreatureRef::Inline {
+                // Unsaved edits live only here.
+                path => CreatureRef::Inline {
                     creature: to_value(creature_to_string(&e.creature)),
                     variant: e.variant,
+                    path: path.clone(),
                 },
             })
             .collect(),
@@ -129,13 +140,19 @@ pub fn read(path: &Path) -> Result<Document, LoadError> {
                     creature: load_creature(&path)?,
                     path: Some(path),
                     variant,
+                    edited: false,
                 },
-                CreatureRef::Inline { creature, variant } => RosterEntry {
+                CreatureRef::Inline {
+                    creature,
+                    variant,
+                    path,
+                } => RosterEntry {
                     creature: creature_from_str(
                         &creature.to_string(),
                         &format!("{label}: creatures[{i}]"),
                     )?,
-                    path: None,
+                    edited: path.is_some(),
+                    path,
                     variant,
                 },
             })

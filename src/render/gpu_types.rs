@@ -125,3 +125,70 @@ pub fn finite_lines(lines: &[LineSegment]) -> Vec<LineGpu> {
         .map(LineGpu::of)
         .collect()
 }
+
+/// `SkinnedIn` in shaders/skinned.wgsl: one vertex of a skinned mesh at rest.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct SkinnedVertex {
+    pub position: [f32; 3],
+    pub normal: [f32; 3],
+    pub joints: [u16; 4],
+    pub weights: [f32; 4],
+}
+
+impl SkinnedVertex {
+    /// The mesh's vertices, or `None` when its arrays disagree in length or a triangle
+    /// points past them (drawing that would read garbage).
+    pub fn of_mesh(mesh: &crate::io::gltf::SkinnedMesh) -> Option<Vec<SkinnedVertex>> {
+        let n = mesh.positions.len();
+        let consistent = mesh.normals.len() == n
+            && mesh.joints.len() == n
+            && mesh.weights.len() == n
+            && mesh.indices.iter().all(|&i| (i as usize) < n);
+        if !consistent {
+            return None;
+        }
+        Some(
+            (0..n)
+                .map(|v| SkinnedVertex {
+                    position: mesh.positions[v].to_array(),
+                    normal: mesh.normals[v].to_array(),
+                    joints: mesh.joints[v],
+                    weights: mesh.weights[v],
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Joints a skinned mesh may have: `MAX_JOINTS` in shaders/skinned.wgsl.
+pub const MAX_JOINTS: usize = 255;
+
+/// Bytes of `Skin` in shaders/skinned.wgsl: a colour and [`MAX_JOINTS`] matrices.
+pub const SKIN_UNIFORM_BYTES: usize = 16 + MAX_JOINTS * 64;
+// WebGL2-class limits (the GL backend, the offscreen renderer) allow 16 KiB per binding.
+const _: () = assert!(SKIN_UNIFORM_BYTES <= 16 << 10);
+
+/// Appends one instance's `Skin` block (colour, then its joint matrices, zero-padded to
+/// [`SKIN_UNIFORM_BYTES`]) to `out` as floats. Returns false and appends nothing when the
+/// instance has more joints than the shader holds or a matrix is not finite (a NaN would
+/// poison the whole draw).
+pub fn push_skin_uniforms(
+    instance: &crate::render::scene::SkinnedInstance,
+    out: &mut Vec<f32>,
+) -> bool {
+    let m = &instance.joint_matrices;
+    if m.len() > MAX_JOINTS
+        || m.iter().any(|j| !j.is_finite())
+        || instance.color.iter().any(|c| !c.is_finite())
+    {
+        return false;
+    }
+    let start = out.len();
+    out.extend_from_slice(&instance.color);
+    for j in m {
+        out.extend_from_slice(&j.to_cols_array());
+    }
+    out.resize(start + SKIN_UNIFORM_BYTES / 4, 0.0);
+    true
+}

@@ -15,15 +15,17 @@ mod offscreen;
 mod pick;
 mod renderer;
 mod scene;
+mod skinned;
 mod viewport;
 
 pub use camera::{Camera, Ray};
 pub use offscreen::{OffscreenRenderer, RenderError};
 pub use pick::{hit_body, pick_body};
 pub use renderer::{
-    COLOR_FORMAT, DEPTH_FORMAT, RenderTarget, SceneRenderer, supported_sample_count,
+    COLOR_FORMAT, DEPTH_FORMAT, RenderStats, RenderTarget, SceneRenderer, supported_sample_count,
 };
 pub use scene::{
-    BodyInstance, ContactShadow, Ground, LineSegment, Rgba, Scene, ShapeExtent, rgba_from_srgb8,
+    BodyInstance, ContactShadow, Ground, LineSegment, Rgba, Scene, ShapeExtent, SkinnedInstance,
+    rgba_from_srgb8,
 };
 pub use viewport::ViewportRenderer;

@@ -90,6 +90,11 @@ impl OffscreenRenderer {
         &self.adapter_name
     }
 
+    /// What the last render drew (skinned meshes uploaded and drawn, bodies).
+    pub fn stats(&self) -> crate::render::RenderStats {
+        self.renderer.stats()
+    }
+
     /// Renders `scene` at `width`×`height` pixels.
     pub fn render(
         &mut self,

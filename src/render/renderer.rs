@@ -4,6 +4,7 @@
 use crate::render::gpu_types::{BodyGpu, FrameUniforms, LineGpu, ShadowGpu, finite_lines};
 use crate::render::mesh::{self, MeshData, MeshVertex};
 use crate::render::scene::{ContactShadow, Scene};
+use crate::render::skinned::{SkinnedMeshes, SkinnedPipelines};
 use crate::runtime::creature::Shape;
 use wgpu::util::DeviceExt as _;
 
@@ -190,6 +191,20 @@ struct Counts {
     ground: bool,
 }
 
+/// What the last [`SceneRenderer::prepare`] set up, for tests, benchmarks and the status bar.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RenderStats {
+    /// Body proxies drawn (hidden ones not counted).
+    pub bodies: u32,
+    /// Skinned meshes drawn.
+    pub skinned_draws: u32,
+    /// Skinned meshes whose vertex and index buffers are on the GPU.
+    pub skinned_meshes_resident: u32,
+    /// Skinned-mesh uploads since the renderer was made: a mesh drawn frame after frame
+    /// counts once.
+    pub skinned_uploads: u64,
+}
+
 /// Draws [`Scene`]s. Create once per device; `prepare` then `draw` each frame.
 pub struct SceneRenderer {
     sample_count: u32,
@@ -207,11 +222,13 @@ pub struct SceneRenderer {
     grid_instances: GrowBuffer,
     line_instances: GrowBuffer,
     overlay_instances: GrowBuffer,
+    skinned: SkinnedMeshes,
     counts: Counts,
 }
 
 const BODIES_WGSL: &str = concat!(
     include_str!("../../shaders/common.wgsl"),
+    include_str!("../../shaders/lighting.wgsl"),
     include_str!("../../shaders/bodies.wgsl")
 );
 const GROUND_WGSL: &str = concat!(
@@ -222,6 +239,31 @@ const LINES_WGSL: &str = concat!(
     include_str!("../../shaders/common.wgsl"),
     include_str!("../../shaders/lines.wgsl")
 );
+const SKINNED_WGSL: &str = concat!(
+    include_str!("../../shaders/common.wgsl"),
+    include_str!("../../shaders/lighting.wgsl"),
+    include_str!("../../shaders/skinned.wgsl")
+);
+
+/// Every scene shader as the renderer compiles it, for the test that validates them.
+#[cfg(test)]
+pub(crate) const SCENE_SHADERS: [(&str, &str); 4] = [
+    ("bodies", BODIES_WGSL),
+    ("ground", GROUND_WGSL),
+    ("lines", LINES_WGSL),
+    ("skinned", SKINNED_WGSL),
+];
+
+/// What a pipeline does with colour.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ColorUse {
+    /// Replaces what is there.
+    Opaque,
+    /// Alpha-blends over what is there.
+    Blend,
+    /// Writes no colour (a depth pre-pass).
+    None,
+}
 
 /// How a pipeline treats depth.
 #[derive(Clone, Copy)]
@@ -280,12 +322,53 @@ impl SceneRenderer {
         let bodies_shader = shader("anymorph bodies", BODIES_WGSL);
         let ground_shader = shader("anymorph ground", GROUND_WGSL);
         let lines_shader = shader("anymorph lines", LINES_WGSL);
+        let skinned_shader = shader("anymorph skinned", SKINNED_WGSL);
 
         let builder = PipelineBuilder {
             device,
             layout: &layout,
             sample_count,
         };
+        let skin_layout = SkinnedMeshes::skin_layout(device);
+        let skinned_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("anymorph skinned"),
+            bind_group_layouts: &[Some(&frame_layout), Some(&skin_layout)],
+            immediate_size: 0,
+        });
+        let skinned_builder = PipelineBuilder {
+            device,
+            layout: &skinned_layout,
+            sample_count,
+        };
+        // Rigs are not always closed or consistently wound: no culling, and the shader
+        // lights whichever side faces the eye.
+        let skinned_pipeline = |label, depth, color| {
+            skinned_builder.build(
+                label,
+                (&skinned_shader, "vs_skinned", "fs_skinned"),
+                &[Some(SkinnedMeshes::vertex_layout())],
+                depth,
+                color,
+                false,
+            )
+        };
+        let skinned = SkinnedMeshes::new(
+            device,
+            skin_layout,
+            SkinnedPipelines {
+                opaque: skinned_pipeline("anymorph skinned", DepthUse::Write, ColorUse::Opaque),
+                depth_only: skinned_pipeline(
+                    "anymorph skinned depth",
+                    DepthUse::Write,
+                    ColorUse::None,
+                ),
+                translucent: skinned_pipeline(
+                    "anymorph skinned translucent",
+                    DepthUse::Test,
+                    ColorUse::Blend,
+                ),
+            },
+        );
         let mesh_vertex = wgpu::VertexBufferLayout {
             array_stride: std::mem::size_of::<MeshVertex>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
@@ -316,7 +399,7 @@ impl SceneRenderer {
                 (&ground_shader, "vs_ground", "fs_ground"),
                 &[],
                 DepthUse::Write,
-                true,
+                ColorUse::Blend,
                 false,
             ),
             shadows: builder.build(
@@ -324,7 +407,7 @@ impl SceneRenderer {
                 (&ground_shader, "vs_shadow", "fs_shadow"),
                 &[Some(shadow_instance)],
                 DepthUse::Test,
-                true,
+                ColorUse::Blend,
                 false,
             ),
             bodies: builder.build(
@@ -332,7 +415,7 @@ impl SceneRenderer {
                 (&bodies_shader, "vs_body", "fs_body"),
                 &[Some(mesh_vertex), Some(body_instance)],
                 DepthUse::Write,
-                false,
+                ColorUse::Opaque,
                 true,
             ),
             lines_depth_tested: builder.build(
@@ -340,7 +423,7 @@ impl SceneRenderer {
                 (&lines_shader, "vs_line", "fs_line"),
                 &[Some(line_instance.clone())],
                 DepthUse::Test,
-                true,
+                ColorUse::Blend,
                 false,
             ),
             lines_on_top: builder.build(
@@ -348,7 +431,7 @@ impl SceneRenderer {
                 (&lines_shader, "vs_line", "fs_line"),
                 &[Some(line_instance)],
                 DepthUse::Ignore,
-                true,
+                ColorUse::Blend,
                 false,
             ),
             cube: Mesh::upload(device, "anymorph cube", &mesh::unit_cube()),
@@ -378,6 +461,7 @@ impl SceneRenderer {
                 "anymorph overlay instances",
                 wgpu::BufferUsages::VERTEX,
             ),
+            skinned,
             frame_buffer,
             frame_bind_group,
             counts: Counts::default(),
@@ -403,18 +487,20 @@ impl SceneRenderer {
             .bodies
             .iter()
             .filter(|b| b.position.is_finite() && b.rotation.is_finite());
-        let mut bodies: Vec<BodyGpu> = drawable
+        let shown = scene
+            .bodies
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !scene.hidden_bodies.get(*i).copied().unwrap_or(false))
+            .map(|(_, b)| b)
+            .filter(|b| b.position.is_finite() && b.rotation.is_finite());
+        let mut bodies: Vec<BodyGpu> = shown
             .clone()
             .filter(|b| b.shape == Shape::Box)
             .map(BodyGpu::of)
             .collect();
         let boxes = bodies.len() as u32;
-        bodies.extend(
-            drawable
-                .clone()
-                .filter(|b| b.shape != Shape::Box)
-                .map(BodyGpu::of),
-        );
+        bodies.extend(shown.filter(|b| b.shape != Shape::Box).map(BodyGpu::of));
         self.body_instances
             .write(device, queue, bytemuck::cast_slice(&bodies));
 
@@ -440,6 +526,7 @@ impl SceneRenderer {
         let overlay = finite_lines(&scene.overlay);
         self.overlay_instances
             .write(device, queue, bytemuck::cast_slice(&overlay));
+        self.skinned.prepare(device, queue, &scene.meshes);
 
         self.counts = Counts {
             boxes,
@@ -450,6 +537,18 @@ impl SceneRenderer {
             overlay: overlay.len() as u32,
             ground: scene.ground.is_some(),
         };
+    }
+
+    /// What the last prepare set up.
+    pub fn stats(&self) -> RenderStats {
+        let c = self.counts;
+        let skinned = self.skinned.stats();
+        RenderStats {
+            bodies: c.boxes + c.round,
+            skinned_draws: skinned.draws,
+            skinned_meshes_resident: skinned.meshes_resident,
+            skinned_uploads: skinned.uploads,
+        }
     }
 
     /// Records the render pass that draws the last prepared scene into `target`.
@@ -511,6 +610,8 @@ impl SceneRenderer {
                 pass.draw_indexed(0..mesh.index_count, 0, instances);
             }
         }
+        // After the bodies: a translucent skin blends over them.
+        self.skinned.draw(&mut pass);
         for (pipeline, buffer, count) in [
             (&self.lines_depth_tested, &self.line_instances, c.lines),
             (&self.lines_on_top, &self.overlay_instances, c.overlay),
@@ -537,7 +638,7 @@ impl PipelineBuilder<'_> {
         (module, vertex, fragment): (&wgpu::ShaderModule, &str, &str),
         buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
         depth: DepthUse,
-        blend: bool,
+        color: ColorUse,
         cull: bool,
     ) -> wgpu::RenderPipeline {
         let (write, compare) = match depth {
@@ -560,8 +661,13 @@ impl PipelineBuilder<'_> {
                     entry_point: Some(fragment),
                     targets: &[Some(wgpu::ColorTargetState {
                         format: COLOR_FORMAT,
-                        blend: blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
-                        write_mask: wgpu::ColorWrites::ALL,
+                        blend: (color == ColorUse::Blend)
+                            .then_some(wgpu::BlendState::ALPHA_BLENDING),
+                        write_mask: if color == ColorUse::None {
+                            wgpu::ColorWrites::empty()
+                        } else {
+                            wgpu::ColorWrites::ALL
+                        },
                     })],
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
                 }),

@@ -2,10 +2,12 @@
 //! The editor and the validation grid build a [`Scene`]; [`crate::render::SceneRenderer`]
 //! draws it. Nothing here knows wgpu.
 
+use crate::io::gltf::SkinnedMesh;
 use crate::render::camera::Camera;
 use crate::runtime::creature::Shape;
 use crate::runtime::math::Aabb;
-use glam::{Quat, Vec3};
+use glam::{Mat4, Quat, Vec3};
+use std::sync::Arc;
 
 /// A linear RGBA colour with straight alpha.
 pub type Rgba = [f32; 4];
@@ -209,11 +211,37 @@ impl Ground {
     }
 }
 
+/// A creature's skinned mesh posed for this frame. The renderer uploads each mesh's vertices
+/// once (it recognises the same `Arc` frame after frame) and only the joint matrices after.
+#[derive(Clone, Debug)]
+pub struct SkinnedInstance {
+    pub mesh: Arc<SkinnedMesh>,
+    /// Per body of the creature: world from the mesh at rest (the creature's
+    /// [`SkinnedMesh::skin_matrices`] with its placement in the world folded in).
+    pub joint_matrices: Vec<Mat4>,
+    /// Linear RGB and opacity: below 1 the bodies behind the skin show through.
+    pub color: Rgba,
+}
+
+impl PartialEq for SkinnedInstance {
+    /// The same mesh (not merely an equal one) in the same pose and colour.
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.mesh, &other.mesh)
+            && self.joint_matrices == other.joint_matrices
+            && self.color == other.color
+    }
+}
+
 /// Everything one frame draws.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
     pub camera: Camera,
     pub bodies: Vec<BodyInstance>,
+    /// `hidden_bodies[i]` keeps `bodies[i]` from being drawn (a proxy under its creature's
+    /// opaque mesh); bodies past its end are drawn. Hidden bodies still cast contact
+    /// shadows and count for bounds and picking.
+    pub hidden_bodies: Vec<bool>,
+    pub meshes: Vec<SkinnedInstance>,
     /// Lines hidden by bodies in front of them.
     pub lines: Vec<LineSegment>,
     /// Lines and points drawn over everything (skeletons, curves, handles).
@@ -229,6 +257,8 @@ impl Default for Scene {
         Scene {
             camera: Camera::default(),
             bodies: Vec::new(),
+            hidden_bodies: Vec::new(),
+            meshes: Vec::new(),
             lines: Vec::new(),
             overlay: Vec::new(),
             ground: None,

@@ -3,6 +3,7 @@
 //! panels ([`dope_sheet`], [`curve_editor`]) return [`PanelOutput`]s instead, each edit a
 //! whole edited clip for the app's undo record.
 
+pub mod caps;
 pub mod channels;
 pub mod curve_edit;
 pub mod curve_editor;

@@ -147,10 +147,13 @@ fn variant_ui(
     let variants = &preview.binding.variants;
     let label = |i: usize| {
         variants.get(i).map_or_else(String::new, |v| {
+            // The runtime joins a variant's bodies with '→', which egui's bundled fonts
+            // lack (a rig with two grasper groups showed tofu, and panicked under test).
+            let bodies = v.label.replace('→', "›");
             if v.mirrored {
-                format!("{} (mirrored)", v.label)
+                format!("{bodies} (mirrored)")
             } else {
-                v.label.clone()
+                bodies
             }
         })
     };

@@ -53,6 +53,8 @@ pub struct ViewportInputs<'a> {
     pub time_secs: f32,
     /// The gizmo on the active body, when there is one to pose.
     pub gizmo: Option<GizmoTarget>,
+    /// Per roster creature, its skinned mesh if it has one.
+    pub meshes: &'a [Option<std::sync::Arc<crate::io::gltf::SkinnedMesh>>],
 }
 
 /// The viewport's transient state.
@@ -75,6 +77,8 @@ pub struct ViewportPanel {
     pub scene_us: f32,
     /// Bodies drawn last frame, for the status bar.
     pub body_count: usize,
+    /// Skinned meshes handed to the renderer last frame.
+    pub mesh_count: usize,
 }
 
 impl ViewportPanel {
@@ -93,6 +97,7 @@ impl ViewportPanel {
             camera: OrbitCamera::default().camera(),
             scene_us: 0.0,
             body_count: 0,
+            mesh_count: 0,
         }
     }
 
@@ -151,11 +156,13 @@ impl ViewportPanel {
                 target_hovered: self.target_hovered || self.target_drag.is_some(),
                 active_channel: inputs.active_channel,
                 time_secs: inputs.time_secs,
+                meshes: inputs.meshes,
             },
             self.camera,
         );
         self.scene_us = start.elapsed().as_secs_f32() * 1e6;
         self.body_count = built.scene.bodies.len();
+        self.mesh_count = built.scene.meshes.len();
 
         self.interact(ui, &response, &built, size, inputs.gizmo, commands);
         // Show this frame's hover at once rather than a frame late.

@@ -5,13 +5,17 @@ use crate::editor::command::Selection;
 use crate::editor::document::Document;
 use crate::editor::prefs::Overlays;
 use crate::editor::preview::{CreaturePreview, Preview};
-use crate::render::{BodyInstance, Ground, LineSegment, Rgba, Scene, rgba_from_srgb8};
+use crate::io::gltf::SkinnedMesh;
+use crate::render::{
+    BodyInstance, Ground, LineSegment, Rgba, Scene, SkinnedInstance, rgba_from_srgb8,
+};
 use crate::runtime::creature::{BodyId, Cap, Creature};
 use crate::runtime::eval::default_external_target;
 use crate::runtime::ik::ConstraintKind;
 use crate::runtime::math::Aabb;
 use crate::runtime::pose::BodyPose;
-use glam::Vec3;
+use glam::{Mat4, Vec3};
+use std::sync::Arc;
 
 /// A creature's name tag, anchored above its head.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,6 +122,8 @@ pub struct SceneInputs<'a> {
     pub target_hovered: bool,
     pub active_channel: Option<usize>,
     pub time_secs: f32,
+    /// Per roster creature, its skinned mesh if it has one.
+    pub meshes: &'a [Option<Arc<SkinnedMesh>>],
 }
 
 pub fn build(inputs: &SceneInputs<'_>, camera: crate::render::Camera) -> BuiltScene {
@@ -146,7 +152,13 @@ pub fn build(inputs: &SceneInputs<'_>, camera: crate::render::Camera) -> BuiltSc
             min: rest.min + preview.offset,
             max: rest.max + preview.offset,
         });
+        let first_body = out.scene.bodies.len();
         add_bodies(&mut out, inputs, ci, creature, preview);
+        if add_mesh(&mut out.scene, inputs, ci, creature, preview) && !inputs.overlays.proxies {
+            // The mesh stands in for the proxies; creatures without one keep theirs.
+            out.scene.hidden_bodies.resize(first_body, false);
+            out.scene.hidden_bodies.resize(out.scene.bodies.len(), true);
+        }
         if inputs.overlays.joints {
             add_skeleton(&mut out.scene.overlay, creature, preview);
         }
@@ -242,6 +254,51 @@ fn add_bodies(
         });
         out.owners.push((ci, b));
     }
+}
+
+/// The creature's skinned mesh in this frame's pose (the one the preview's pipeline
+/// computed; nothing is posed again here). Returns whether a mesh was added.
+fn add_mesh(
+    scene: &mut Scene,
+    inputs: &SceneInputs<'_>,
+    ci: usize,
+    creature: &Creature,
+    preview: &CreaturePreview,
+) -> bool {
+    if !inputs.overlays.mesh {
+        return false;
+    }
+    let Some(mesh) = inputs.meshes.get(ci).and_then(Option::as_ref) else {
+        return false;
+    };
+    if mesh.inverse_bind.len() != creature.len() || preview.pose.len() != creature.len() {
+        // A mesh bound to another version of the creature would tear it apart.
+        return false;
+    }
+    let mut joint_matrices = Vec::with_capacity(creature.len());
+    mesh.skin_matrices(&preview.pose, &mut joint_matrices);
+    let world_from_character = Mat4::from_translation(preview.offset);
+    for m in &mut joint_matrices {
+        *m = world_from_character * *m;
+    }
+    let [r, g, b, _] = rgba_from_srgb8(206, 188, 172, 255);
+    let mut color = [r, g, b];
+    if !preview.binds() {
+        let grey = (r + g + b) / 3.0 * 0.55;
+        color = color.map(|c| grey + (c - grey) * 0.15);
+    }
+    if inputs.selection.is_some_and(|s| s.creature == ci) {
+        let tint = [1.0, 0.55, 0.1];
+        color = std::array::from_fn(|i| color[i] * 0.8 + tint[i] * 0.2);
+    }
+    // Over the proxies the skin is see-through, so both read at once.
+    let alpha = if inputs.overlays.proxies { 0.45 } else { 1.0 };
+    scene.meshes.push(SkinnedInstance {
+        mesh: Arc::clone(mesh),
+        joint_matrices,
+        color: [color[0], color[1], color[2], alpha],
+    });
+    true
 }
 
 fn add_skeleton(overlay: &mut Vec<LineSegment>, creature: &Creature, preview: &CreaturePreview) {
