@@ -77,6 +77,9 @@ pub struct Failure {
     pub limit: f32,
     /// Whether the creature was walking when it happened.
     pub walking: bool,
+    /// The second body, for checks between two (interpenetration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -309,6 +312,7 @@ fn in_place(
             value,
             limit,
             walking: false,
+            other: None,
         };
         if let Some(b) = pose.iter().position(|p| !p.is_finite()) {
             record(failures, at(Check::Nan, 1.0, 0.0, b));
@@ -337,10 +341,13 @@ fn in_place(
         if let Some((s, b)) = worst_stretch(creature, &pose) {
             record(failures, at(Check::BoneStretch, s, config.bone_stretch, b));
         }
-        if let Some((d, a, _)) = overlaps.worst(&pose) {
+        if let Some((d, a, b)) = overlaps.worst(&pose) {
             record(
                 failures,
-                at(Check::Interpenetration, d, config.interpenetration, a),
+                Failure {
+                    other: Some(name(b)),
+                    ..at(Check::Interpenetration, d, config.interpenetration, a)
+                },
             );
         }
         if let Some((d, b)) = worst_penetration(creature, &pose, |_, _| 0.0) {
@@ -418,6 +425,7 @@ fn walking(
                     value: 1.0,
                     limit: 0.0,
                     walking: true,
+                    other: None,
                 },
             );
             return;
@@ -439,6 +447,7 @@ fn walking(
                         value: now.distance(s) / limb.length,
                         limit: config.foot_slip,
                         walking: true,
+                        other: None,
                     },
                 ),
                 (FootPhase::Flight, _) => stance_start[i] = None,
@@ -456,6 +465,7 @@ fn walking(
                     value: d,
                     limit: config.ground_penetration,
                     walking: true,
+                    other: None,
                 },
             );
         }

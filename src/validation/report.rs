@@ -21,7 +21,8 @@ pub fn summary(cells: &[CellReport], config: &ValidationConfig) -> Value {
                 failures.push(json!({
                     "clip": c.clip, "creature": c.creature, "variant": v.variant,
                     "variant_label": v.label, "check": f.check, "time": f.time_secs,
-                    "body": f.body, "value": f.value, "limit": f.limit, "walking": f.walking,
+                    "body": f.body, "other": f.other, "value": f.value, "limit": f.limit,
+                    "walking": f.walking,
                 }));
             }
         }
@@ -175,7 +176,10 @@ td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
                 Some((v, f)) => format!(
                     "{}: {} on {} at {:.2} s{} ({:.3} > {:.3}), variant {}",
                     f.check.name(),
-                    escape(&f.body),
+                    escape(&match &f.other {
+                        Some(o) => format!("{} and {o}", f.body),
+                        None => f.body.clone(),
+                    }),
                     escape(&v.label),
                     f.time_secs,
                     if f.walking { " while walking" } else { "" },

@@ -63,6 +63,7 @@ impl ThumbnailRenderer {
                     value: 0.0,
                     limit: 0.0,
                     walking: false,
+                    other: None,
                 },
             ),
         };

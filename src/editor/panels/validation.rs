@@ -535,6 +535,7 @@ mod tests {
             value,
             limit: 1.0,
             walking: false,
+            other: None,
         }
     }
 
