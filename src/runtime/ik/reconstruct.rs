@@ -20,6 +20,8 @@ pub(super) struct Scratch {
     pub delta: Vec<Quat>,
     pub tangent: Vec<Vec3A>,
     pub frames: Vec<Quat>,
+    /// Per spine particle, the rotation its spline segments end with (see `spine_poses`).
+    pub curve_rotation: Vec<Quat>,
     pub frame_tangents: Vec<Vec3A>,
 }
 
@@ -86,13 +88,15 @@ pub(super) fn spine_poses(
     }
     scratch.tangent.resize(count, Vec3A::ZERO);
     tangents(plan, p, root.delta, &mut scratch.tangent);
+    scratch.curve_rotation.resize(count, Quat::IDENTITY);
+    scratch.curve_rotation[0] = root.rotation;
     for (i, q) in plan.particles.iter().enumerate().skip(1) {
         let b = q.body as usize;
+        let rest = root.delta * plan.rest_tangent[i];
+        let r = arc(rest, scratch.tangent[i]) * root.delta * rig.rotation[b];
         let rotation = if q.end_goal {
             goals.rotation_used[b]
         } else {
-            let rest = root.delta * plan.rest_tangent[i];
-            let r = arc(rest, scratch.tangent[i]) * root.delta * rig.rotation[b];
             if q.rotation_goal && q.leaf_count > 0 {
                 // The goal already bent the spine through the forward-kinematic start;
                 // the body must follow the curve to stay joined to the next particle, so
@@ -109,14 +113,19 @@ pub(super) fn spine_poses(
                 r
             }
         };
+        // An end of the spine turned by a rotation goal alone (a head looking at
+        // something) turns about its own joint: the spline keeps the curve's own end, or
+        // bending it to the goal with the joint held would kink the neck in an S and pull
+        // its bones apart.
+        scratch.curve_rotation[i] = if q.rotation_goal && q.leaf_count == 0 && !q.end_goal {
+            r
+        } else {
+            rotation
+        };
         out[b] = pose(p[i], rotation, rig, b, &mut scratch.delta);
     }
     for seg in &plan.segments {
-        let ends = (
-            plan.particles[seg.a as usize].body,
-            plan.particles[seg.b as usize].body,
-        );
-        segment_poses(seg, ends, rig, p, scratch, out);
+        segment_poses(seg, rig, p, scratch, out);
     }
     aim_spine_bones(plan, rig, scratch, out);
 }
@@ -217,15 +226,14 @@ fn aim_spine_bones(plan: &SpinePlan, rig: &Rig, scratch: &mut Scratch, out: &mut
 /// spline, spreading any twist between its end bodies evenly along it.
 fn segment_poses(
     seg: &super::spine::Segment,
-    (body_a, body_b): (u32, u32),
     rig: &Rig,
     p: &[Vec3A],
     scratch: &mut Scratch,
     out: &mut [BodyPose],
 ) {
     let rec = &seg.record;
-    let qa = out[body_a as usize].rotation;
-    let qb = out[body_b as usize].rotation;
+    let qa = scratch.curve_rotation[seg.a as usize];
+    let qb = scratch.curve_rotation[seg.b as usize];
     let chord = p[seg.a as usize].distance(p[seg.b as usize]);
     let s = if rec.rest_chord > 1e-9 {
         chord / rec.rest_chord
