@@ -137,9 +137,33 @@ fn depth(ca: &Capsule, pa: &BodyPose, cb: &Capsule, pb: &BodyPose) -> f32 {
     ca.radius + cb.radius - segment_distance(a0, a1, b0, b1)
 }
 
-/// The worst change of a bone's length, or of where a joint sits as seen from its two bodies,
-/// as a fraction of the bone's rest length.
-pub fn worst_stretch(creature: &Creature, pose: &[BodyPose]) -> Option<(f32, BodyId)> {
+/// How far the IK lets a bone's length go, relative to rest: the spine's bones (both ends on
+/// the spine) and everything else (limbs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StretchLimits {
+    pub spine: (f32, f32),
+    pub limb: (f32, f32),
+}
+
+impl StretchLimits {
+    /// The limits of an IK tuning: what its reconstruction projects bones into.
+    pub fn of(tuning: &crate::runtime::ik::IkTuning) -> Self {
+        StretchLimits {
+            spine: (tuning.spine.min_stretch, tuning.spine.max_stretch),
+            limb: (tuning.limb.min_stretch, tuning.limb.max_stretch),
+        }
+    }
+}
+
+/// The worst change of a bone's length beyond what the IK allows that bone (the paper lets a
+/// spine stretch to 120 %, a limb only a little), or the worst joint off the line its parent
+/// holds the bone along (a dislocation, allowed nothing), as a fraction of the bone's rest
+/// length.
+pub fn worst_stretch(
+    creature: &Creature,
+    pose: &[BodyPose],
+    limits: StretchLimits,
+) -> Option<(f32, BodyId)> {
     let joint_in = |body: BodyId, point: Vec3| {
         let rest = creature.body(body);
         let local = rest.rotation.inverse() * (point - rest.position);
@@ -155,8 +179,18 @@ pub fn worst_stretch(creature: &Creature, pose: &[BodyPose]) -> Option<(f32, Bod
             let here = joint_in(b, creature.pivot(b));
             let seen_from_parent = joint_in(p, creature.pivot(b));
             let parent_joint = joint_in(p, creature.pivot(p));
-            let stretch = (here.distance(parent_joint) / rest_len - 1.0).abs();
-            let dislocation = here.distance(seen_from_parent) / rest_len;
+            let (lo, hi) = if creature.is_spine(b) && creature.is_spine(p) {
+                limits.spine
+            } else {
+                limits.limb
+            };
+            let ratio = here.distance(parent_joint) / rest_len;
+            let stretch = (ratio - hi).max(lo - ratio).max(0.0);
+            // The joint off the line the parent holds the bone along; a bone only longer
+            // or shorter than at rest is the stretch above, not counted twice.
+            let (chord, held) = (here - parent_joint, seen_from_parent - parent_joint);
+            let along = held.normalize_or_zero() * chord.length();
+            let dislocation = chord.distance(along) / rest_len;
             Some((stretch.max(dislocation), b))
         })
         .max_by(|x, y| x.0.total_cmp(&y.0))
@@ -237,6 +271,43 @@ mod tests {
             "the arm just above a hand may touch"
         );
         assert!(!has("hand_l", "head") && !has("hand_r", "pelvis"));
+    }
+
+    #[test]
+    fn stretch_counts_beyond_each_bones_own_limit_and_dislocation_sideways() {
+        let creatures = crate::samples::creatures().unwrap();
+        let biped = creatures.iter().find(|c| c.name() == "biped").unwrap();
+        let id = |n: &str| biped.bodies().iter().position(|b| b.name == n).unwrap();
+        let limits = StretchLimits::of(&crate::runtime::ik::IkTuning::default());
+        let rest: Vec<BodyPose> = biped
+            .bodies()
+            .iter()
+            .map(|b| BodyPose::new(b.position, b.rotation))
+            .collect();
+        let (worst, _) = worst_stretch(biped, &rest, limits).unwrap();
+        assert!(worst < 1e-5, "the rest pose stretches nothing: {worst}");
+        // Moves `b` and everything below it along its bone, by `f` of the bone's length.
+        let lengthen = |b: usize, f: f32| {
+            let p = biped.parent(b).unwrap();
+            let bone = biped.pivot(b) - biped.pivot(p);
+            let mut pose = rest.clone();
+            for (d, x) in pose.iter_mut().enumerate() {
+                if std::iter::successors(Some(d), |&y| biped.parent(y)).any(|y| y == b) {
+                    x.position += bone * f;
+                }
+            }
+            worst_stretch(biped, &pose, limits).unwrap()
+        };
+        // A spine bone 15 % long is within the spine's 120 %; a forearm 15 % long is not.
+        let (spine, _) = lengthen(id("neck"), 0.15);
+        assert!(spine < 1e-4, "spine stretch within its limit: {spine}");
+        let (limb, at) = lengthen(id("hand_l"), 0.15);
+        assert!((limb - 0.10).abs() < 1e-3 && at == id("hand_l"), "{limb}");
+        // A hand moved sideways off its forearm is a dislocation whatever the length.
+        let mut pose = rest.clone();
+        pose[id("hand_l")].position += Vec3::Z * 0.3 * biped.limb_length(id("hand_l"));
+        let (off, at) = worst_stretch(biped, &pose, limits).unwrap();
+        assert!(off > 0.1 && at == id("hand_l"), "{off}");
     }
 
     #[test]

@@ -25,7 +25,8 @@ pub struct ValidationConfig {
     /// A goal more than this fraction of the body's reach (its limb length, or 10% of the
     /// creature's size on the spine) away from where IK put the body.
     pub goal_error: f32,
-    /// A bone longer or shorter than its rest length by more than this fraction.
+    /// A bone longer or shorter than the IK allows it (spine 90–120 %, limbs 95–105 % of
+    /// rest) by more than this fraction of its rest length, or a joint pulled apart by more.
     pub bone_stretch: f32,
     /// A planted foot that moves more than this fraction of its leg's length in one stance.
     pub foot_slip: f32,

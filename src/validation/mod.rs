@@ -18,7 +18,7 @@ use crate::runtime::ik::IkTuning;
 use crate::runtime::player::{Character, PlayParams, VariantChoice};
 use crate::runtime::pose::BodyPose;
 use crate::runtime::query::SecondaryContext;
-use checks::{Overlaps, intended_contacts, worst_penetration, worst_stretch};
+use checks::{Overlaps, StretchLimits, intended_contacts, worst_penetration, worst_stretch};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -290,7 +290,9 @@ fn in_place(
     let name = |b: usize| creature.body(b).name.clone();
     let mut previous_positions: [Vec<Vec3>; 3] = Default::default();
     let mut previous_acc = vec![Vec3::ZERO; creature.len()];
-    let limb_max_stretch = IkTuning::default().limb.max_stretch;
+    let tuning = IkTuning::default();
+    let limb_max_stretch = tuning.limb.max_stretch;
+    let stretch_limits = StretchLimits::of(&tuning);
     for f in 0..frames {
         let t = f as f32 * dt;
         ch.set_target(0, moving_target(creature, t));
@@ -338,7 +340,7 @@ fn in_place(
             let err = goal.distance(pose[b].position) / reach.max(0.01 * size);
             record(failures, at(Check::GoalError, err, config.goal_error, b));
         }
-        if let Some((s, b)) = worst_stretch(creature, &pose) {
+        if let Some((s, b)) = worst_stretch(creature, &pose, stretch_limits) {
             record(failures, at(Check::BoneStretch, s, config.bone_stretch, b));
         }
         if let Some((d, a, b)) = overlaps.worst(&pose) {
