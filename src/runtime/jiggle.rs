@@ -57,6 +57,12 @@ impl Default for JiggleTuning {
                 (Cap::Head, 18.0),
                 (Cap::Spine, 20.0),
                 (Cap::Eye, 30.0),
+                // A limb the clip leaves alone hangs from its parent like a heavy
+                // pendulum of several bodies; loose, each swings to its limit and the
+                // whole arm whips across the body when the torso turns.
+                (Cap::Grasper, 28.0),
+                (Cap::Foot, 28.0),
+                (Cap::Limb, 28.0),
             ],
             default_frequency: 15.0,
             heaviness_stiffening: 4.0,
