@@ -129,7 +129,7 @@ impl Default for LimbTuning {
             soft_zone: 0.02,
             min_stretch: 0.95,
             max_stretch: 1.05,
-            rootward_mass: 1.0,
+            rootward_mass: 3.0,
             leafward_mass: 1.0,
             over_relaxation: 1.5,
             aim_max_widen: 4.0,
