@@ -199,12 +199,16 @@ pub fn worst_stretch(
 /// Where a limb can put `body` on the way to `goal`: the goal itself when it lies within the
 /// limb's reach (its rest length from the limb's root joint to the body, times the IK's
 /// `max_stretch`), else the point of that reach toward the goal. The IK clamps out-of-reach
-/// goals there by design, so goal error is measured against it. `None` for spine bodies.
+/// goals there by design, so goal error is measured against it. With a rotation goal the
+/// body's joint must sit where that rotation puts it, so the joint is what is held to the
+/// limb's reach (a hand turned away from the shoulder reaches less far). `None` for spine
+/// bodies.
 pub fn reachable_goal(
     creature: &Creature,
     pose: &[BodyPose],
     body: BodyId,
     goal: Vec3,
+    goal_rotation: Option<glam::Quat>,
     max_stretch: f32,
 ) -> Option<Vec3> {
     if creature.is_spine(body) {
@@ -220,6 +224,21 @@ pub fn reachable_goal(
     let rest_root = creature.body(root);
     let local = rest_root.rotation.inverse() * (creature.pivot(root) - rest_root.position);
     let shoulder = pose[root].position + pose[root].rotation * local;
+    if let Some(turn) = goal_rotation {
+        let rest = creature.body(body);
+        let centre_from_joint =
+            turn * (rest.rotation.inverse() * (rest.position - creature.pivot(body)));
+        let joint = goal - centre_from_joint;
+        let reach = creature.limb_length(body) * max_stretch;
+        let to_joint = joint - shoulder;
+        let d = to_joint.length();
+        let joint = if d <= reach || d <= 1e-6 {
+            joint
+        } else {
+            shoulder + to_joint * (reach / d)
+        };
+        return Some(joint + centre_from_joint);
+    }
     let reach = (creature.limb_length(body)
         + creature.pivot(body).distance(creature.body(body).position))
         * max_stretch;

@@ -335,8 +335,11 @@ fn in_place(
             };
             // A goal beyond the limb's reach is clamped by the IK on purpose; what is left
             // to miss is the reachable point toward it.
-            let goal =
-                checks::reachable_goal(creature, &pose, b, goal, limb_max_stretch).unwrap_or(goal);
+            let turn = goals
+                .rotation(b)
+                .and_then(|(q, w)| (w >= 0.999).then_some(q));
+            let goal = checks::reachable_goal(creature, &pose, b, goal, turn, limb_max_stretch)
+                .unwrap_or(goal);
             let err = goal.distance(pose[b].position) / reach.max(0.01 * size);
             record(failures, at(Check::GoalError, err, config.goal_error, b));
         }
