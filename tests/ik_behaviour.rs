@@ -272,3 +272,41 @@ fn sibling_ik_children_are_held_by_cross_constraints() {
     let hand = c.find("hand").unwrap();
     assert!(rotation_angle_between(pose[hand].rotation, turn * c.body(hand).rotation) < 0.02);
 }
+
+/// A hand sent far out in front with no rotation goal turns with its arm: its centre lands
+/// on the goal even where keeping its rest direction would have put the wrist out of reach.
+#[test]
+fn a_hand_without_a_rotation_goal_turns_with_its_reach() {
+    for name in ["biped", "giant", "four_armed"] {
+        let c = common::creatures()
+            .into_iter()
+            .find(|c| c.name() == name)
+            .unwrap();
+        let hand = c.find("hand_l").unwrap();
+        let mut root = hand;
+        while let Some(p) = c.parent(root).filter(|&p| !c.is_spine(p)) {
+            root = p;
+        }
+        let shoulder = c.pivot(root);
+        let body = c.body(hand);
+        let reach = c.limb_length(hand) + c.pivot(hand).distance(body.position);
+        // Straight ahead and a little in, at nine tenths of the arm's full reach.
+        let ahead = Vec3::new(-0.2 * shoulder.x.signum(), 0.0, 1.0).normalize();
+        let goal = shoulder + ahead * 0.9 * reach;
+        let mut g = Goals::new(c.len());
+        g.set_position(hand, goal, 1.0);
+        let (pose, _) = solve(&c, &g);
+        let miss = pose[hand].position.distance(goal);
+        assert!(
+            miss < 0.01 * c.limb_length(hand),
+            "{name}: the hand missed by {miss} (arm {})",
+            c.limb_length(hand)
+        );
+        let pointing =
+            pose[hand].rotation * (body.rotation.inverse() * (body.position - c.pivot(hand)));
+        assert!(
+            pointing.normalize().dot(ahead) > 0.5,
+            "{name}: the hand does not point along its reach"
+        );
+    }
+}

@@ -2,8 +2,9 @@
 //! body goal turned into a 3-DOF goal at its joint (delegated goals at their spine
 //! parent's joint), blended from the root-relative rest pose by the goal weights.
 
+use super::constraint::arc;
 use super::plan::Plan;
-use super::setup::Rig;
+use super::setup::{NONE, Rig};
 use crate::runtime::eval::Goals;
 use glam::{Quat, Vec3A};
 
@@ -128,9 +129,31 @@ impl FrameGoals {
                 continue;
             };
             let c = Vec3A::from(c);
-            self.joint_sum[t] += (c - self.rotation_used[t] * s.centre_in_target) * w;
             self.centre_sum[t] += c * w;
             self.position_weight[t] += w;
+        }
+        // A limb body sent somewhere with no rotation of its own turns with its limb: the
+        // hand of an arm reaching across the body points across too, rather than keeping
+        // its rest direction and putting its wrist out of reach.
+        for &t in &plan.targets {
+            let t = t as usize;
+            let (total, shoulder) = (self.position_weight[t], rig.limb_root[t]);
+            if self.rotation_weight[t] > 0.0 || total <= 0.0 || shoulder == NONE {
+                continue;
+            }
+            let shoulder = root.point(rig.pivot[shoulder as usize]);
+            let rest_centre = root.point(rig.centre[t]);
+            let goal = rest_centre.lerp(self.centre_sum[t] / total, total.min(1.0));
+            let turn = arc(rest_centre - shoulder, goal - shoulder);
+            self.rotation_used[t] = (turn * self.rotation_used[t]).normalize();
+        }
+        for s in plan.sources.iter().filter(|s| s.position) {
+            let (b, t) = (s.body as usize, s.target as usize);
+            let Some((c, w)) = goals.position(b) else {
+                continue;
+            };
+            let c = Vec3A::from(c);
+            self.joint_sum[t] += (c - self.rotation_used[t] * s.centre_in_target) * w;
         }
         for &t in &plan.targets {
             let t = t as usize;

@@ -24,6 +24,9 @@ pub(super) struct Rig {
     pub centre_from_pivot: Vec<Vec3A>,
     /// Whether a position goal on the body is handed to its spine parent.
     pub delegates: Vec<bool>,
+    /// Per body off the spine, the first body of its limb (the one joined to the spine);
+    /// `NONE` on the spine.
+    pub limb_root: Vec<u32>,
     /// The creature's size, for tolerances.
     pub size: f32,
 }
@@ -53,8 +56,24 @@ impl Rig {
         let delegates = (0..n)
             .map(|b| delegates(creature, b, tuning.delegate_size_ratio))
             .collect();
+        let limb_root = (0..n)
+            .map(|b| {
+                if spine[b] {
+                    return NONE;
+                }
+                let mut x = b;
+                while let Some(p) = creature.parent(x) {
+                    if spine[p] {
+                        break;
+                    }
+                    x = p;
+                }
+                x as u32
+            })
+            .collect();
         Rig {
             root: creature.root() as u32,
+            limb_root,
             parent,
             spine,
             pivot,
