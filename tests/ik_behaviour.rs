@@ -279,7 +279,7 @@ fn sibling_ik_children_are_held_by_cross_constraints() {
 fn a_hand_without_a_rotation_goal_turns_with_its_reach() {
     for name in ["biped", "giant", "four_armed"] {
         let c = common::creatures()
-            .into_iter()
+            .iter()
             .find(|c| c.name() == name)
             .unwrap();
         let hand = c.find("hand_l").unwrap();
@@ -295,7 +295,7 @@ fn a_hand_without_a_rotation_goal_turns_with_its_reach() {
         let goal = shoulder + ahead * 0.9 * reach;
         let mut g = Goals::new(c.len());
         g.set_position(hand, goal, 1.0);
-        let (pose, _) = solve(&c, &g);
+        let (pose, _) = solve(c, &g);
         let miss = pose[hand].position.distance(goal);
         assert!(
             miss < 0.01 * c.limb_length(hand),
