@@ -102,15 +102,7 @@ fn rig_scene(
         .bodies()
         .iter()
         .zip(pose)
-        .map(|(b, p)| BodyInstance {
-            position: p.position,
-            rotation: p.rotation,
-            half_extents: b.half_extents,
-            shape: b.shape,
-            color: [0.2, 0.2, 0.9],
-            hovered: false,
-            selected: false,
-        })
+        .map(|(b, p)| BodyInstance::posed(b, p, [0.2, 0.2, 0.9]))
         .collect();
     let meshes = mesh
         .map(|mesh| {

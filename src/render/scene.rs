@@ -4,8 +4,9 @@
 
 use crate::io::gltf::SkinnedMesh;
 use crate::render::camera::Camera;
-use crate::runtime::creature::Shape;
+use crate::runtime::creature::{Body, Shape};
 use crate::runtime::math::Aabb;
+use crate::runtime::pose::BodyPose;
 use glam::{Mat4, Quat, Vec3};
 use std::sync::Arc;
 
@@ -74,6 +75,20 @@ impl ShapeExtent {
 }
 
 impl BodyInstance {
+    /// A creature's body drawn where `pose` puts it, in one colour, neither hovered nor
+    /// selected.
+    pub fn posed(body: &Body, pose: &BodyPose, color: [f32; 3]) -> BodyInstance {
+        BodyInstance {
+            position: pose.position,
+            rotation: pose.rotation,
+            half_extents: body.half_extents,
+            shape: body.shape,
+            color,
+            hovered: false,
+            selected: false,
+        }
+    }
+
     pub fn extent(&self) -> ShapeExtent {
         ShapeExtent::of(self.shape, self.half_extents)
     }

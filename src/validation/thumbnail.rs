@@ -96,15 +96,7 @@ fn scene(
         .bodies()
         .iter()
         .zip(pose)
-        .map(|(b, p)| BodyInstance {
-            position: p.position,
-            rotation: p.rotation,
-            half_extents: b.half_extents,
-            shape: b.shape,
-            color: if b.name == culprit { CULPRIT } else { BODY },
-            hovered: false,
-            selected: false,
-        })
+        .map(|(b, p)| BodyInstance::posed(b, p, if b.name == culprit { CULPRIT } else { BODY }))
         .collect();
     let bounds = bodies
         .iter()

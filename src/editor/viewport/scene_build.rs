@@ -245,12 +245,9 @@ fn add_bodies(
         }
         out.scene.bodies.push(BodyInstance {
             position: pose.position + preview.offset,
-            rotation: pose.rotation,
-            half_extents: body.half_extents,
-            shape: body.shape,
-            color,
             hovered: inputs.hovered == Some((ci, b)),
             selected,
+            ..BodyInstance::posed(body, pose, color)
         });
         out.owners.push((ci, b));
     }
