@@ -1,0 +1,313 @@
+//! Applying a command: the one place every menu item, shortcut and panel button ends up.
+
+use super::*;
+
+impl AnymorphApp {
+    pub(super) fn apply(&mut self, ctx: &egui::Context, command: Command) {
+        log::debug!("{command:?}");
+        let duration = self.duration();
+        let fps = self.doc.clip().map_or(30.0, |c| c.fps);
+        let overlays = &mut self.prefs.overlays;
+        let panels = &mut self.prefs.panels;
+        match command {
+            Command::OpenProject => {
+                let dir = self.doc.path.as_deref().and_then(Path::parent);
+                let mut dialog = rfd::FileDialog::new().add_filter("Anymorph project", &["json"]);
+                if let Some(dir) = dir {
+                    dialog = dialog.set_directory(dir);
+                }
+                if let Some(path) = dialog.pick_file() {
+                    self.open(&path);
+                }
+            }
+            Command::OpenProjectPath(path) => self.open(&path),
+            Command::ReloadProject => {
+                if let Some(path) = self.doc.path.clone() {
+                    self.open(&path);
+                }
+            }
+            Command::AddCreatureFromFile => {
+                let dialog = rfd::FileDialog::new().add_filter("Anymorph creature", &["json"]);
+                if let Some(path) = dialog.pick_file() {
+                    self.add_creature(&path);
+                }
+            }
+            Command::AddCreature(path) => self.add_creature(&path),
+            Command::ImportCreature => {
+                let dialog = rfd::FileDialog::new().add_filter("glTF rig", &["glb", "gltf"]);
+                if let Some(path) = dialog.pick_file() {
+                    self.add_creature(&path);
+                }
+            }
+            Command::BakeGltf => {
+                if let Some(dir) = rfd::FileDialog::new().pick_folder() {
+                    self.bake_to(&dir);
+                }
+            }
+            Command::BakeGltfTo(dir) => self.bake_to(&dir),
+            Command::SaveCreatureAs => self.save_creature_dialog(),
+            Command::SaveCreatureTo { creature, path } => self.save_creature_to(creature, &path),
+            Command::SetBodyCaps {
+                creature,
+                body,
+                caps,
+            } => self.set_body_caps(creature, body, caps),
+            Command::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            Command::Deselect => self.selection = None,
+            Command::RemoveSelectedCreature => {
+                if let Some(sel) = self.selection.take() {
+                    self.remove_creature(sel.creature);
+                }
+            }
+            Command::RemoveCreature(i) => self.remove_creature(i),
+            Command::ResetTarget => {
+                let targets = self.doc.project_targets.clone();
+                self.edit_content("Reset target", None, |c| c.external_targets = targets);
+            }
+            Command::FrameAll => self.viewport.request_frame(FrameRequest::All),
+            Command::FrameSelected => self.viewport.request_frame(FrameRequest::Selected),
+            Command::ToggleJoints => overlays.joints ^= true,
+            Command::ToggleGoals => overlays.goals ^= true,
+            Command::ToggleIk => overlays.ik ^= true,
+            Command::ToggleCurve => overlays.curve ^= true,
+            Command::ToggleTarget => overlays.target ^= true,
+            Command::ToggleLabels => overlays.labels ^= true,
+            Command::ToggleGround => overlays.ground ^= true,
+            Command::ToggleMesh => overlays.mesh ^= true,
+            Command::ToggleProxies => overlays.proxies ^= true,
+            Command::ToggleCapsPanel => panels.caps ^= true,
+            Command::ToggleChannelPanel => panels.channels ^= true,
+            Command::ToggleRosterPanel => panels.roster ^= true,
+            Command::ToggleTimelinePanel => panels.timeline ^= true,
+            Command::ResetLayout => {
+                *panels = Default::default();
+                self.prefs.layout_generation = self.prefs.layout_generation.wrapping_add(1);
+            }
+            Command::TogglePlay => self.playback.toggle(duration),
+            Command::StepForward => self.playback.step_frames(1, fps, duration),
+            Command::StepBack => self.playback.step_frames(-1, fps, duration),
+            Command::GoToStart => self.playback.set_time(0.0, duration),
+            Command::GoToEnd => self.playback.set_time(duration, duration),
+            Command::ToggleLoop => self.prefs.playback.looping ^= true,
+            Command::SetSpeed(s) => {
+                if s.is_finite() && s > 0.0 {
+                    self.prefs.playback.speed = s;
+                }
+            }
+            Command::SetTime(t) => {
+                self.playback.playing = false;
+                self.playback.set_time(t, duration);
+            }
+            Command::NextClip | Command::PreviousClip => {
+                let n = self.doc.clips.len();
+                if n > 0 {
+                    let step = if command == Command::NextClip {
+                        1
+                    } else {
+                        n - 1
+                    };
+                    self.set_clip((self.doc.active_clip + step) % n);
+                }
+            }
+            Command::SetActiveClip(i) => self.set_clip(i),
+            Command::SetVariant { creature, variant } => {
+                self.edit_content("Set variant", None, |c| {
+                    if let Some(e) = c.roster.get_mut(creature) {
+                        e.variant = variant;
+                    }
+                });
+            }
+            Command::ToggleChannelMute(i) => {
+                if let Some(mut clip) = self.doc.clip().cloned()
+                    && let Some(channel) = clip.channels.get_mut(i)
+                {
+                    channel.muted ^= true;
+                    self.edit_clip(clip, "Mute channel", None);
+                }
+            }
+            Command::SetActiveChannel(c) => self.active_channel = c,
+            Command::Select(sel) => self.selection = sel,
+            Command::SetTarget { at, drag } => {
+                if at.is_finite() {
+                    self.edit_content("Move target", Some(drag), |c| {
+                        match c.external_targets.first_mut() {
+                            Some(t) => *t = at,
+                            None => c.external_targets.push(at),
+                        }
+                    });
+                }
+            }
+            Command::NewProject => {
+                let roster = self.doc.roster.clone();
+                self.doc = Document::new_project(roster);
+                self.history = History::default();
+                self.preview = Preview::default();
+                self.playback = Playback::default();
+                self.selection = None;
+                self.active_channel = None;
+                self.last_autosave = None;
+            }
+            Command::SaveProject => match self.doc.path.clone() {
+                Some(path) => self.save_to(&path),
+                None => self.commands.push(Command::SaveProjectAs),
+            },
+            Command::SaveProjectAs => {
+                let mut dialog = rfd::FileDialog::new()
+                    .add_filter("Anymorph project", &["json"])
+                    .set_file_name("untitled.project.json");
+                if let Some(dir) = self.doc.path.as_deref().and_then(Path::parent) {
+                    dialog = dialog.set_directory(dir);
+                }
+                if let Some(path) = dialog.save_file() {
+                    self.save_to(&path);
+                }
+            }
+            Command::SaveProjectTo(path) => self.save_to(&path),
+            Command::Undo => {
+                self.doc.set_pending(None);
+                if !self.history.undo(&mut self.doc) {
+                    self.message = Some(("Nothing to undo".into(), Severity::Info));
+                }
+            }
+            Command::Redo => {
+                self.doc.set_pending(None);
+                if !self.history.redo(&mut self.doc) {
+                    self.message = Some(("Nothing to redo".into(), Severity::Info));
+                }
+            }
+            Command::GoToHistory(i) => {
+                self.doc.set_pending(None);
+                self.history.go_to(&mut self.doc, i);
+            }
+            Command::ShowHistory => self.show_history ^= true,
+            Command::ToggleValidation => self.show_validation ^= true,
+            Command::ToggleKeysPanel => panels.keys ^= true,
+            Command::EditClip { clip, label, drag } => self.edit_clip(*clip, &label, drag),
+            Command::SetChannelMode { channel, mode } => self.set_channel_mode(channel, mode),
+            Command::PoseActive { pose, drag } => self.pose_active(pose, drag),
+            Command::EndPose => {}
+            Command::SetKey => self.set_key(),
+            Command::DeleteKey => {
+                let t = self.key_time();
+                if let (Some(clip), Some(ch)) = (self.doc.clip(), self.active_channel) {
+                    match posing::delete_keys_at(clip, ch, t) {
+                        Some(clip) => self.edit_clip(clip, "Delete key", None),
+                        None => {
+                            self.message = Some((format!("No key at {t:.2} s"), Severity::Info));
+                        }
+                    }
+                }
+            }
+            Command::CopyPose => {
+                let t = self.key_time();
+                let active = self.active_body();
+                self.clipboard = self
+                    .doc
+                    .clip()
+                    .and_then(|c| c.channels.get(self.active_channel?))
+                    .map(|ch| match &active {
+                        Some(a) => a.generalized(ch, t),
+                        None => BodyPose::new(
+                            ch.position
+                                .as_ref()
+                                .and_then(|c| c.sample(t))
+                                .unwrap_or_default(),
+                            ch.rotation
+                                .as_ref()
+                                .and_then(|c| c.sample(t))
+                                .unwrap_or_default(),
+                        ),
+                    });
+            }
+            Command::PastePose => {
+                if let (Some(pose), Some(clip), Some(ch)) =
+                    (self.clipboard, self.doc.clip(), self.active_channel)
+                {
+                    let t = self.key_time();
+                    if let Some(clip) = posing::key_pose(clip, ch, t, pose, Dofs::BOTH) {
+                        self.edit_clip(clip, "Paste pose", None);
+                    }
+                }
+            }
+            Command::ToggleAutoKey => self.prefs.posing.auto_key ^= true,
+            Command::TranslateTool => self.prefs.posing.tool = GizmoTool::Translate,
+            Command::RotateTool => self.prefs.posing.tool = GizmoTool::Rotate,
+            Command::ToggleGizmoSpace => self.prefs.posing.local ^= true,
+            Command::AddChannel => {
+                if let Some(mut clip) = self.doc.clip().cloned() {
+                    let name = format!("channel {}", clip.channels.len() + 1);
+                    // Every body until the animator narrows the query down.
+                    clip.channels
+                        .push(Channel::new(name, ContextQuery::default()));
+                    let index = clip.channels.len() - 1;
+                    self.edit_clip(clip, "Add channel", None);
+                    self.active_channel = Some(index);
+                }
+            }
+            Command::DuplicateChannel => {
+                if let Some(i) = self.active_channel
+                    && let Some(mut clip) = self.doc.clip().cloned()
+                    && let Some(mut copy) = clip.channels.get(i).cloned()
+                {
+                    copy.name = format!("{} copy", copy.name);
+                    clip.channels.insert(i + 1, copy);
+                    self.edit_clip(clip, "Duplicate channel", None);
+                    self.active_channel = Some(i + 1);
+                }
+            }
+            Command::DeleteChannel => {
+                if let Some(i) = self.active_channel
+                    && let Some(mut clip) = self.doc.clip().cloned()
+                    && i < clip.channels.len()
+                {
+                    clip.channels.remove(i);
+                    let left = clip.channels.len();
+                    self.edit_clip(clip, "Delete channel", None);
+                    self.active_channel = (left > 0).then(|| i.min(left - 1));
+                }
+            }
+            Command::MoveChannel { from, to } => {
+                if let Some(mut clip) = self.doc.clip().cloned()
+                    && from < clip.channels.len()
+                    && to < clip.channels.len()
+                    && from != to
+                {
+                    let ch = clip.channels.remove(from);
+                    clip.channels.insert(to, ch);
+                    self.edit_clip(clip, "Reorder channels", None);
+                    if self.active_channel == Some(from) {
+                        self.active_channel = Some(to);
+                    }
+                }
+            }
+            Command::SoloChannel(c) => self.doc.set_solo(c),
+            Command::RecoverAutosave => {
+                self.recovery_offer = None;
+                if let Some(file) = self.recovery_file.clone() {
+                    match recovery::read(&file) {
+                        Ok(doc) => {
+                            self.doc = doc;
+                            self.history = History::default();
+                            self.history.mark_unsaved();
+                            self.preview = Preview::default();
+                            self.selection = None;
+                            self.active_channel = self.default_channel();
+                            self.viewport.request_frame(FrameRequest::All);
+                            self.message = Some(("Recovered unsaved work".into(), Severity::Info));
+                        }
+                        Err(e) => {
+                            log::error!("{e}");
+                            self.message = Some((e.to_string(), Severity::Error));
+                        }
+                    }
+                }
+            }
+            Command::DiscardAutosave => {
+                self.recovery_offer = None;
+                self.remove_recovery();
+            }
+            Command::ShowShortcuts => self.show_shortcuts ^= true,
+            Command::ShowAbout => self.show_about ^= true,
+        }
+    }
+}
