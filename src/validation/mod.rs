@@ -82,6 +82,25 @@ pub struct Failure {
     pub other: Option<String>,
 }
 
+impl Failure {
+    /// One line for a tester: the check, the bodies, when, and the value against its limit.
+    /// The report, its cell tooltips and the editor's grid all say it this way.
+    pub fn describe(&self) -> String {
+        let bodies = match &self.other {
+            Some(o) => format!("{} and {o}", self.body),
+            None => self.body.clone(),
+        };
+        format!(
+            "{} on {bodies} at {:.2} s{} ({:.3} > {:.3})",
+            self.check.name(),
+            self.time_secs,
+            if self.walking { " while walking" } else { "" },
+            self.value,
+            self.limit
+        )
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct VariantReport {
     pub variant: usize,

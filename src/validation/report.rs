@@ -173,20 +173,8 @@ td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
                     cell.variants.len(),
                     cell.variant_count
                 ),
-                Some((v, f)) => format!(
-                    "{}: {} on {} at {:.2} s{} ({:.3} > {:.3}), variant {}",
-                    f.check.name(),
-                    escape(&match &f.other {
-                        Some(o) => format!("{} and {o}", f.body),
-                        None => f.body.clone(),
-                    }),
-                    escape(&v.label),
-                    f.time_secs,
-                    if f.walking { " while walking" } else { "" },
-                    f.value,
-                    f.limit,
-                    v.variant
-                ),
+                // Escaped once, with the rest of the title below.
+                Some((v, f)) => format!("{}, variant {} ({})", f.describe(), v.variant, v.label),
             };
             let _ = write!(
                 out,

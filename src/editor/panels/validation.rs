@@ -146,16 +146,7 @@ pub fn cell_state(cell: Option<&CellReport>, marks: &[ValidationMark]) -> CellSt
             variant,
             check: Some(f.check),
             time_secs: f.time_secs,
-            summary: format!(
-                "{} on {} at {:.2} s{} ({:.3} > {:.3}), variant {}",
-                f.check.name(),
-                f.body,
-                f.time_secs,
-                if f.walking { " while walking" } else { "" },
-                f.value,
-                f.limit,
-                variant
-            ),
+            summary: format!("{}, variant {variant}", f.describe()),
         },
     }
 }
@@ -463,15 +454,7 @@ impl ValidationPanel {
                 ui.horizontal(|ui| {
                     let [r, g, b] = check_rgb(Some(f.check));
                     ui.colored_label(Color32::from_rgb(r, g, b), "■");
-                    ui.label(format!(
-                        "{} on {} at {:.2} s{}: {:.3} > {:.3}",
-                        f.check.name(),
-                        f.body,
-                        f.time_secs,
-                        if f.walking { " (walking)" } else { "" },
-                        f.value,
-                        f.limit
-                    ));
+                    ui.label(f.describe());
                     if ui.small_button("show").clicked() {
                         request = Some(ValidationRequest::LoadCell {
                             clip: clip.clone(),
@@ -537,6 +520,24 @@ mod tests {
             walking: false,
             other: None,
         }
+    }
+
+    #[test]
+    fn a_failure_reads_the_same_everywhere_and_names_both_bodies() {
+        let alone = failure(Check::Jitter, 0.025, 1.5);
+        assert_eq!(
+            alone.describe(),
+            "jitter on hand_l at 1.50 s (0.025 > 1.000)"
+        );
+        let pair = Failure {
+            other: Some("spine_3".into()),
+            walking: true,
+            ..failure(Check::Interpenetration, 2.0, 0.25)
+        };
+        assert_eq!(
+            pair.describe(),
+            "interpenetration on hand_l and spine_3 at 0.25 s while walking (2.000 > 1.000)"
+        );
     }
 
     fn cell(failures: Vec<Vec<Failure>>) -> CellReport {
