@@ -310,3 +310,43 @@ fn a_hand_without_a_rotation_goal_turns_with_its_reach() {
         );
     }
 }
+
+/// A foot sent far beyond its leg's reach: the leg lies straight toward it, both bones
+/// stretched alike to the tuning's limit (the organic give), and no further.
+#[test]
+fn a_leg_beyond_its_reach_lies_straight_and_stretches_to_its_limit() {
+    let c = common::creature("biped");
+    let max = anymorph::runtime::ik::IkTuning::default().limb.max_stretch;
+    let (thigh, shin, foot) = (
+        c.find("thigh_l").unwrap(),
+        c.find("shin_l").unwrap(),
+        c.find("foot_l").unwrap(),
+    );
+    let hip = c.pivot(thigh);
+    let reach = c.limb_length(foot);
+    for dir in [Vec3::new(0.3, -1.0, 0.8), Vec3::new(0.0, -1.0, -0.2)] {
+        let goal = hip + dir.normalize() * 2.0 * reach;
+        let mut g = Goals::new(c.len());
+        g.set_position(foot, goal, 1.0);
+        let (pose, _) = solve(c, &g);
+        let joint = |b: usize| {
+            let rest = c.body(b);
+            pose[b].position
+                + pose[b].rotation * (rest.rotation.inverse() * (c.pivot(b) - rest.position))
+        };
+        let (h, k, a) = (joint(thigh), joint(shin), joint(foot));
+        let upper = k.distance(h) / c.pivot(shin).distance(hip);
+        let lower = a.distance(k) / c.pivot(foot).distance(c.pivot(shin));
+        assert!(
+            (upper - max).abs() < 2e-3 && (lower - max).abs() < 2e-3,
+            "stretch {upper} / {lower}, limit {max}"
+        );
+        let off_line = (k - h).cross((a - h).normalize()).length();
+        assert!(
+            off_line < 1e-3 * reach,
+            "the knee is {off_line} off the line"
+        );
+        let aim = (a - h).normalize().dot((goal - h).normalize());
+        assert!(aim > 0.99, "the leg points {aim} toward its goal");
+    }
+}

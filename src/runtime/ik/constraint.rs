@@ -59,11 +59,29 @@ pub(super) struct Hinge {
     pub len_b: f32,
 }
 
+/// A free particle whose one other bone goes to a still particle, put back at that bone's
+/// length along its current direction (an exact Jakobsen step taking the whole correction).
+/// It anchors a chain of hinges for a first pass: a shoulder settled on its sphere about
+/// the clavicle's joint, then the elbow's hinge between it and the pinned wrist. When the
+/// chain's still far end is out of the chain's reach from there, the particle turns on its
+/// sphere just far enough toward it (the shoulder shrugs), so the hinges can meet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Settle {
+    pub q: u16,
+    pub anchor: u16,
+    pub len: f32,
+    /// The still particle ending the hinge chain, and the chain's length to it
+    /// (infinite when the chain ends on another settled particle, which moves).
+    pub far: u16,
+    pub reach: f32,
+}
+
 /// One step of a pass.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Op {
     Length(Constraint),
     Hinge(Hinge),
+    Settle(Settle),
 }
 
 /// Which free particles [`compile`] turns into hinges.
@@ -77,6 +95,11 @@ pub(super) enum Hinges<'a> {
     /// nearly straight at rest has a circle whose side is decided by a sliver of offset,
     /// which can flip from one frame to the next; plain constraints move it smoothly.
     Chained(&'a [bool]),
+    /// As `Chained`, and a chain may also end on a free particle with one other bone to a
+    /// still particle, which a [`Settle`] step puts at its length first. The settled
+    /// particle never moves toward the goal, so this only serves a first pass; when its
+    /// hinges cannot all meet their lengths, plain passes go on from there.
+    Settled(&'a [bool]),
 }
 
 /// What [`compile`] produced: the steps of a pass, and whether they are all hinges, in
@@ -112,22 +135,51 @@ pub(super) fn compile(
                 && bones == 2
                 && match hinges_of {
                     Hinges::Anchored => anchored,
-                    Hinges::Chained(bent) => {
+                    Hinges::Chained(bent) | Hinges::Settled(bent) => {
                         anchored || (touching.len() == 2 && bent.get(q as usize) == Some(&true))
                     }
                 }
         })
         .collect();
-    // A chain of hinges must end on still particles at both ends: a hinge moves only its
-    // own particle, so a free neighbour that is not a hinge would never feel the pull of
-    // the goal beyond it.
+    // The bone by which a free particle that is no hinge can be settled: its only other
+    // constraint, a fixed length to a still particle.
+    let settling = |s: u16, candidate: &[bool]| -> Option<Settle> {
+        if !matches!(hinges_of, Hinges::Settled(_)) || still[s as usize] || candidate[s as usize] {
+            return None;
+        }
+        let touching = touching(s);
+        let &[x, y] = touching.as_slice() else {
+            return None;
+        };
+        let (bone, onward) = if still[other(x, s) as usize] {
+            (x, y)
+        } else {
+            (y, x)
+        };
+        (still[other(bone, s) as usize]
+            && !still[other(onward, s) as usize]
+            && fixed_length(bone)
+            && fixed_length(onward))
+        .then(|| Settle {
+            q: s,
+            anchor: other(bone, s),
+            len: bone.max_len,
+            far: s,
+            reach: f32::INFINITY,
+        })
+    };
+    // A chain of hinges must end on still (or settled) particles at both ends: a hinge
+    // moves only its own particle, so a free neighbour that is not a hinge would never
+    // feel the pull of the goal beyond it.
     loop {
         let dropped: Vec<usize> = (0..still.len())
             .filter(|&q| {
                 candidate[q]
                     && touching(q as u16).iter().any(|c| {
-                        let o = other(c, q as u16) as usize;
-                        !still[o] && !candidate[o]
+                        let o = other(c, q as u16);
+                        !still[o as usize]
+                            && !candidate[o as usize]
+                            && settling(o, &candidate).is_none()
                     })
             })
             .collect();
@@ -154,9 +206,46 @@ pub(super) fn compile(
             });
         }
     }
+    // The settled particles the hinges lean on; their bone to the still particle becomes
+    // the settle step, run before the first hinge that needs it.
+    let mut settle_of: Vec<Option<Settle>> = vec![None; still.len()];
+    for (first, h) in hinges.iter().enumerate() {
+        for s in [h.a, h.b] {
+            if settle_of[s as usize].is_some() {
+                continue;
+            }
+            settle_of[s as usize] = settling(s, &candidate).map(|mut t| {
+                // Walk the chain from `s` to its far end, adding up its bones.
+                let (mut prev, mut at, mut reach) = (s, first, 0.0);
+                loop {
+                    let h = hinges[at];
+                    let (near, next, far) = if h.a == prev {
+                        (h.len_a, h.b, h.len_b)
+                    } else {
+                        (h.len_b, h.a, h.len_a)
+                    };
+                    reach += near;
+                    match hinge_of[next as usize] {
+                        usize::MAX => {
+                            if still[next as usize] {
+                                (t.far, t.reach) = (next, reach + far);
+                            }
+                            break t;
+                        }
+                        n => (prev, at) = (h.q, n),
+                    }
+                }
+            });
+        }
+    }
     let mut emitted = vec![false; hinges.len()];
+    let mut settled = vec![false; still.len()];
     let mut ops = Vec::with_capacity(constraints.len());
     for c in constraints {
+        let settles = |s: u16| settle_of[s as usize].is_some_and(|t| t.anchor == other(c, s));
+        if settles(c.a) || settles(c.b) {
+            continue;
+        }
         // Leafward end first: constraints come leaves inward, so its hinge is the one the
         // pass reaches first.
         let ends = [hinge_of[c.b as usize], hinge_of[c.a as usize]];
@@ -167,11 +256,20 @@ pub(super) fn compile(
         for h in ends {
             if h != usize::MAX && !emitted[h] {
                 emitted[h] = true;
+                for s in [hinges[h].a, hinges[h].b] {
+                    if let Some(t) = settle_of[s as usize].filter(|_| !settled[s as usize]) {
+                        settled[s as usize] = true;
+                        ops.push(Op::Settle(t));
+                    }
+                }
                 ops.push(Op::Hinge(hinges[h]));
             }
         }
     }
-    let all_hinges = !ops.is_empty() && ops.iter().all(|op| matches!(op, Op::Hinge(_)));
+    let all_hinges = !ops.is_empty()
+        && ops
+            .iter()
+            .all(|op| matches!(op, Op::Hinge(_) | Op::Settle(_)));
     Compiled { ops, all_hinges }
 }
 
@@ -199,6 +297,18 @@ pub(super) fn relax(p: &mut [Vec3A], ops: &[Op]) -> Pass {
                     hinge_point(p[h.a as usize], p[h.b as usize], h.len_a, h.len_b, p[q]);
                 worst = worst.max(at.distance(p[q]));
                 hinges_met &= met;
+                p[q] = at;
+            }
+            Op::Settle(s) => {
+                let (q, anchor, far) = (s.q as usize, p[s.anchor as usize], p[s.far as usize]);
+                let mut at = match (p[q] - anchor).try_normalize() {
+                    Some(dir) => anchor + dir * s.len,
+                    None => p[q],
+                };
+                if at.distance_squared(far) > s.reach * s.reach {
+                    at = hinge_point(anchor, far, s.len, s.reach, at).0;
+                }
+                worst = worst.max(at.distance(p[q]));
                 p[q] = at;
             }
         }
@@ -383,6 +493,54 @@ mod tests {
         let (far, met) = hinge_point(a, Vec3A::new(0.0, -4.0, 0.0), 1.0, 1.0, q);
         assert!(far.distance(Vec3A::new(0.0, -2.0, 0.0)) < 1e-5 && !met);
         assert!(hinge_point(a, a, 1.0, 1.0, a).0.is_finite());
+    }
+
+    fn bone(a: u16, b: u16, len: f32) -> Constraint {
+        Constraint {
+            a,
+            b,
+            share_a: 0.75,
+            share_b: 0.25,
+            min_len: len,
+            max_len: len,
+            soft: 0.02 * len,
+            overshoot: 0.5,
+            overshoot_cap: 0.25 * len,
+        }
+    }
+
+    /// An arm as the limb phase sees it: the clavicle's joint 0 (still), a shoulder 1 in
+    /// line with it (no hinge of its own), an elbow 2 bent at rest and a pinned wrist 3.
+    #[test]
+    fn a_settled_shoulder_anchors_the_elbow_hinge_for_one_exact_pass() {
+        let constraints = [bone(2, 3, 1.0), bone(1, 2, 1.0), bone(0, 1, 0.5)];
+        let still = [true, false, false, true];
+        let bent = [false, false, true, false];
+        let plain = compile(&constraints, &still, Hinges::Chained(&bent));
+        assert!(plain.ops.iter().all(|op| matches!(op, Op::Length(_))));
+        let first = compile(&constraints, &still, Hinges::Settled(&bent));
+        assert!(first.all_hinges);
+        assert!(matches!(first.ops[..], [Op::Settle(s), Op::Hinge(h)] if s.q == 1 && h.q == 2));
+        // Within reach of the settled shoulder, and far enough that the shoulder must turn
+        // toward the wrist (2.3 from the clavicle's joint, 2.5 at most).
+        for wrist in [Vec3A::new(0.3, -1.2, 0.6), Vec3A::new(0.0, 0.2, 2.3)] {
+            let mut p = vec![
+                Vec3A::ZERO,
+                Vec3A::new(0.55, 0.0, 0.0),
+                Vec3A::new(0.6, -0.8, 0.3),
+                wrist,
+            ];
+            let pass = relax(&mut p, &first.ops);
+            assert!(pass.hinges_met, "wrist {wrist}");
+            for (a, b, len) in [(0, 1, 0.5), (1, 2, 1.0), (2, 3, 1.0)] {
+                let d = p[a].distance(p[b]);
+                assert!(
+                    (d - len).abs() < 1e-5,
+                    "bone {a}-{b}: {d} for wrist {wrist}"
+                );
+            }
+            assert_eq!(p[3], wrist);
+        }
     }
 
     #[test]

@@ -40,6 +40,20 @@ pub(super) struct LimbParticle {
     pub from_spine: Vec3A,
     /// One past the last particle of its sub-tree (particles are in depth-first order).
     pub subtree_end: u16,
+    /// In a limb with one pinned particle: on the path from the attachment to it.
+    pub on_pin_path: bool,
+}
+
+/// A limb phase's per-frame buffers.
+#[derive(Clone, Debug, Default)]
+pub(super) struct LimbScratch {
+    /// Per pinned particle: where it is pinned (its goal, or the reach toward it).
+    pins: Vec<Vec3A>,
+    /// Per pinned particle: how much its limb is stretched after the passes to reach a
+    /// goal beyond the bones' lengths (1: not at all).
+    stretch: Vec<f32>,
+    /// Per particle: how far the stretch moved it.
+    moved: Vec<Vec3A>,
 }
 
 /// One step of the aim preconditioner: rotate and scale particles `first..end` about
@@ -47,8 +61,9 @@ pub(super) struct LimbParticle {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct AimStep {
     pub pivot: u16,
-    /// The pivot has a goal of its own: put it there first.
-    pub pin_pivot: bool,
+    /// The pivot has a goal of its own: put it there first. Its index in
+    /// [`LimbPlan::pinned`].
+    pub pin_pivot: Option<u16>,
     pub first: u16,
     pub end: u16,
     /// Range into [`LimbPlan::pinned`].
@@ -105,9 +120,19 @@ pub(super) struct LimbPlan {
     pub ops: Vec<Op>,
     /// Every step is a hinge: a pass whose hinges all met their lengths solved the limbs.
     pub all_hinges: bool,
+    /// What the first pass runs, when it differs from `ops`: hinge chains also anchored on
+    /// settled particles ([`Hinges::Settled`]), so an arm hanging from a clavicle is
+    /// solved in one pass when its wrist is within reach of the settled shoulder.
+    pub first_ops: Option<(Vec<Op>, bool)>,
     pub aims: Vec<AimStep>,
     /// Pinned particles, ascending.
     pub pinned: Vec<u16>,
+    /// Per pinned particle: the particle it hangs from (the nearest pinned ancestor, or
+    /// the attachment) and the length of the path of bones between them, the farthest the
+    /// limb can hold it from there.
+    pub reach: Vec<(u16, f32)>,
+    /// Per pinned particle: it is its limb's only one, so the limb may stretch toward it.
+    pub single_pin: Vec<bool>,
     /// Reconstruction order: parents first.
     pub bodies: Vec<LimbBody>,
     pub simplified: Vec<SimplifiedLimb>,
@@ -184,6 +209,10 @@ impl LimbPlan {
             .collect();
         let bent = b.bent_at_rest();
         let compiled = compile(&b.plan.constraints, &still, Hinges::Chained(&bent));
+        let first = compile(&b.plan.constraints, &still, Hinges::Settled(&bent));
+        if first.ops != compiled.ops {
+            b.plan.first_ops = Some((first.ops, first.all_hinges));
+        }
         b.plan.ops = compiled.ops;
         b.plan.all_hinges = compiled.all_hinges;
         b.plan
@@ -228,6 +257,7 @@ impl Builder<'_, '_> {
             rest_axis,
             from_spine: rig.pivot[body as usize] - rig.centre[spine_body],
             subtree_end: idx + 1,
+            on_pin_path: false,
         });
         self.members.push(Vec::new());
         for &member in bodies {
@@ -298,9 +328,32 @@ impl Builder<'_, '_> {
                 }
             }
         }
+        let pins_from = self.plan.pinned.len();
         for q in first..end {
             if self.plan.particles[q as usize].goal_body != NONE {
                 self.plan.pinned.push(q);
+                let mut path = 0.0;
+                let mut at = q;
+                loop {
+                    let p = self.plan.particles[at as usize];
+                    path += p.rest_len;
+                    at = p.parent;
+                    if at == NO_PARTICLE || self.immovable(at, first) {
+                        break;
+                    }
+                }
+                self.plan.reach.push((at, path));
+            }
+        }
+        let single = self.plan.pinned.len() == pins_from + 1;
+        for _ in pins_from..self.plan.pinned.len() {
+            self.plan.single_pin.push(single);
+        }
+        if single {
+            let mut at = self.plan.pinned[pins_from];
+            while at != first && at != NO_PARTICLE {
+                self.plan.particles[at as usize].on_pin_path = true;
+                at = self.plan.particles[at as usize].parent;
             }
         }
         // Aim steps, outward: the whole limb about its attachment, then each sub-branch
@@ -383,6 +436,10 @@ impl Builder<'_, '_> {
     }
 
     fn push_aim(&mut self, pivot: u16, pin_pivot: bool) {
+        let pin_pivot = pin_pivot
+            .then(|| self.plan.pinned.binary_search(&pivot).ok())
+            .flatten()
+            .map(|k| k as u16);
         let p = self.plan.particles[pivot as usize];
         let (first, end) = (pivot + 1, p.subtree_end);
         let lo = self.plan.pinned.partition_point(|&g| g < first);
@@ -429,6 +486,12 @@ impl Builder<'_, '_> {
 
 /// Places every limb particle rigidly with its posed spine body, runs the aim
 /// preconditioner, pins the goals and iterates. Returns the passes run.
+///
+/// A goal beyond the bones' reach is pinned at the reach, on the line toward it: the limb
+/// straightens toward the goal (the paper's "reaches toward"), and the passes converge on
+/// lengths they can meet instead of tugging at an overstretched limb until they run out.
+/// Then a limb with that one goal stretches along its line toward it, its bones alike, up
+/// to the tuning's stretch limit (the paper's organic give).
 pub(super) fn solve_limbs(
     plan: &LimbPlan,
     tuning: &LimbTuning,
@@ -436,7 +499,9 @@ pub(super) fn solve_limbs(
     pose: &[BodyPose],
     delta: &[Quat],
     p: &mut Vec<Vec3A>,
+    scratch: &mut LimbScratch,
 ) -> u32 {
+    let pins = &mut scratch.pins;
     p.clear();
     for limb in &plan.limbs {
         let s = limb.spine_body as usize;
@@ -448,38 +513,99 @@ pub(super) fn solve_limbs(
                 .map(|q| at + d * q.from_spine),
         );
     }
-    for step in &plan.aims {
-        aim(plan, step, goals, p, tuning.aim_max_widen);
+    pins.clear();
+    scratch.stretch.clear();
+    for (k, (&q, &(anchor, reach))) in plan.pinned.iter().zip(&plan.reach).enumerate() {
+        let goal = goals.joint[plan.particles[q as usize].goal_body as usize];
+        // Pins come parents first, so a pinned anchor is already in `pins`.
+        let from = match plan.pinned[..k].binary_search(&anchor) {
+            Ok(i) => pins[i],
+            Err(_) => p[anchor as usize],
+        };
+        let d = goal - from;
+        let dist = d.length();
+        if dist > reach && dist.is_finite() {
+            pins.push(from + d * (reach / dist));
+            let stretch = if plan.single_pin[k] {
+                (dist / reach).min(plan.max_stretch)
+            } else {
+                1.0
+            };
+            scratch.stretch.push(stretch);
+        } else {
+            pins.push(goal);
+            scratch.stretch.push(1.0);
+        }
     }
-    for &q in &plan.pinned {
-        p[q as usize] = goals.joint[plan.particles[q as usize].goal_body as usize];
+    for step in &plan.aims {
+        aim(plan, step, goals, pins, p, tuning.aim_max_widen);
+    }
+    for (&q, &at) in plan.pinned.iter().zip(pins.iter()) {
+        p[q as usize] = at;
     }
     let mut passes = 0;
     for _ in 0..tuning.iterations {
+        let (ops, all_hinges) = match &plan.first_ops {
+            Some((ops, all_hinges)) if passes == 0 => (ops, *all_hinges),
+            _ => (&plan.ops, plan.all_hinges),
+        };
         passes += 1;
-        let pass = relax(p, &plan.ops);
-        if pass.worst <= plan.tolerance || (plan.all_hinges && pass.hinges_met) {
+        let pass = relax(p, ops);
+        if pass.worst <= plan.tolerance || (all_hinges && pass.hinges_met) {
             break;
+        }
+    }
+    for (k, &stretch) in scratch.stretch.iter().enumerate() {
+        if stretch > 1.0 {
+            stretch_limb(plan, plan.pinned[k], stretch, p, &mut scratch.moved);
         }
     }
     passes
 }
 
+/// Stretches the straight path from a limb's attachment to its one pinned particle by
+/// `stretch` about the attachment; what hangs off the path moves with its particle there.
+fn stretch_limb(plan: &LimbPlan, q: u16, stretch: f32, p: &mut [Vec3A], moved: &mut Vec<Vec3A>) {
+    let limb = plan.limbs[plan.particles[q as usize].limb as usize];
+    let (first, end) = (limb.first as usize, limb.end as usize);
+    let anchor = p[first];
+    moved.clear();
+    moved.resize(end - first, Vec3A::ZERO);
+    for i in first + 1..end {
+        let particle = &plan.particles[i];
+        let by = if particle.on_pin_path {
+            (p[i] - anchor) * (stretch - 1.0)
+        } else {
+            moved[particle.parent as usize - first]
+        };
+        moved[i - first] = by;
+        p[i] += by;
+    }
+}
+
 /// The aim preconditioner: a minimal-twist rotation and a scale along the goal direction
 /// about the pivot, so the goal particles' weighted average lands on their goals' — the
 /// limb keeps its rest shape while reaching, and rotation is favoured at the shoulder.
-fn aim(plan: &LimbPlan, step: &AimStep, goals: &FrameGoals, p: &mut [Vec3A], max_widen: f32) {
+fn aim(
+    plan: &LimbPlan,
+    step: &AimStep,
+    goals: &FrameGoals,
+    pins: &[Vec3A],
+    p: &mut [Vec3A],
+    max_widen: f32,
+) {
     let pivot = step.pivot as usize;
-    if step.pin_pivot {
-        p[pivot] = goals.joint[plan.particles[pivot].goal_body as usize];
+    if let Some(k) = step.pin_pivot {
+        p[pivot] = pins[k as usize];
     }
     let c = p[pivot];
     let (mut now, mut goal, mut total) = (Vec3A::ZERO, Vec3A::ZERO, 0.0);
-    for &g in &plan.pinned[step.goals.0 as usize..step.goals.1 as usize] {
+    let range = step.goals.0 as usize..step.goals.1 as usize;
+    for (&g, &at) in plan.pinned[range.clone()].iter().zip(&pins[range]) {
         let body = plan.particles[g as usize].goal_body as usize;
         let w = goals.position_weight[body];
         now += p[g as usize] * w;
-        goal += goals.joint[body] * w;
+        goal += at * w;
         total += w;
     }
     if total.is_nan() || total <= 0.0 {

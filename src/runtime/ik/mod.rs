@@ -48,6 +48,7 @@ pub struct IkSolver {
     anti_buckling_rest: Vec<Vec3A>,
     spine_fk: spine::SpineFk,
     limb_particles: Vec<Vec3A>,
+    limb_scratch: limb::LimbScratch,
     scratch: reconstruct::Scratch,
     debug: IkDebug,
     /// The tuning changed since the rig and plans were built.
@@ -72,6 +73,7 @@ impl IkSolver {
             anti_buckling_rest: Vec::new(),
             spine_fk: spine::SpineFk::default(),
             limb_particles: Vec::new(),
+            limb_scratch: limb::LimbScratch::default(),
             scratch: reconstruct::Scratch::default(),
             debug: IkDebug::default(),
             stale: false,
@@ -151,6 +153,7 @@ impl IkSolver {
             out,
             &self.scratch.delta,
             &mut self.limb_particles,
+            &mut self.limb_scratch,
         );
         reconstruct::limb_poses(
             &plan.limbs,
