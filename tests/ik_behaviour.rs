@@ -350,3 +350,43 @@ fn a_leg_beyond_its_reach_lies_straight_and_stretches_to_its_limit() {
         assert!(aim > 0.99, "the leg points {aim} toward its goal");
     }
 }
+
+/// An arm reaching ahead at shoulder height keeps its elbow down, below both the shoulder
+/// and the wrist, on either side of the body: the elbow starts the solve from its rest
+/// place under the shoulder, not from wherever the aim swung it.
+#[test]
+fn an_arm_reaching_ahead_keeps_its_elbow_down() {
+    let c = common::creature("biped");
+    for side in ["l", "r"] {
+        let find = |n: &str| c.find(&format!("{n}_{side}")).unwrap();
+        let (upper, forearm, hand) = (find("upper_arm"), find("forearm"), find("hand"));
+        let shoulder = c.pivot(upper);
+        let arm = c.pivot(forearm).distance(shoulder) + c.pivot(hand).distance(c.pivot(forearm));
+        let offset = c.body(hand).position - c.pivot(hand);
+        let ahead = Vec3::new(0.2 * shoulder.x.signum(), 0.0, 1.0).normalize();
+        for fraction in [0.6, 0.8, 0.95] {
+            let wrist = shoulder + ahead * fraction * arm;
+            let mut g = Goals::new(c.len());
+            g.set_position(hand, wrist + offset, 1.0);
+            g.set_rotation(hand, c.body(hand).rotation, 1.0);
+            let (pose, _) = solve(c, &g);
+            let joint = |b: usize| {
+                let rest = c.body(b);
+                pose[b].position
+                    + pose[b].rotation * (rest.rotation.inverse() * (c.pivot(b) - rest.position))
+            };
+            let (s, e, w) = (joint(upper), joint(forearm), joint(hand));
+            assert!(
+                w.distance(wrist) < 0.01 * arm,
+                "{side} {fraction}: wrist missed"
+            );
+            assert!(
+                e.y < s.y.min(w.y) - 0.05 * arm,
+                "{side} {fraction}: elbow at {} between shoulder {} and wrist {}",
+                e.y,
+                s.y,
+                w.y
+            );
+        }
+    }
+}

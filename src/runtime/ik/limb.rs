@@ -124,6 +124,12 @@ pub(super) struct LimbPlan {
     /// settled particles ([`Hinges::Settled`]), so an arm hanging from a clavicle is
     /// solved in one pass when its wrist is within reach of the settled shoulder.
     pub first_ops: Option<(Vec<Op>, bool)>,
+    /// The particles `first_ops` settles. The aim turns them with their limb; they start
+    /// the first pass back where their spine body carries them instead, and are settled
+    /// from there: the biped's straight elbow lands on its sphere about the wrist's goal
+    /// on the side of its rest place, below the shoulder, rather than wherever the aim
+    /// swung it (often into the chest).
+    pub settled: Vec<u16>,
     pub aims: Vec<AimStep>,
     /// Pinned particles, ascending.
     pub pinned: Vec<u16>,
@@ -211,6 +217,14 @@ impl LimbPlan {
         let compiled = compile(&b.plan.constraints, &still, Hinges::Chained(&bent));
         let first = compile(&b.plan.constraints, &still, Hinges::Settled(&bent));
         if first.ops != compiled.ops {
+            b.plan.settled = first
+                .ops
+                .iter()
+                .filter_map(|op| match op {
+                    Op::Settle(s) => Some(s.q),
+                    _ => None,
+                })
+                .collect();
             b.plan.first_ops = Some((first.ops, first.all_hinges));
         }
         b.plan.ops = compiled.ops;
@@ -542,6 +556,11 @@ pub(super) fn solve_limbs(
     }
     for (&q, &at) in plan.pinned.iter().zip(pins.iter()) {
         p[q as usize] = at;
+    }
+    for &q in &plan.settled {
+        let particle = &plan.particles[q as usize];
+        let s = plan.limbs[particle.limb as usize].spine_body as usize;
+        p[q as usize] = Vec3A::from(pose[s].position) + delta[s] * particle.from_spine;
     }
     let mut passes = 0;
     for _ in 0..tuning.iterations {
