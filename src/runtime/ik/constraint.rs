@@ -61,10 +61,10 @@ pub(super) struct Hinge {
 
 /// A free particle whose one other bone goes to a still particle, put back at that bone's
 /// length along its current direction (an exact Jakobsen step taking the whole correction).
-/// It anchors a chain of hinges for a first pass: a shoulder settled on its sphere about
-/// the clavicle's joint, then the elbow's hinge between it and the pinned wrist. When the
-/// chain's still far end is out of the chain's reach from there, the particle turns on its
-/// sphere just far enough toward it (the shoulder shrugs), so the hinges can meet.
+/// It anchors a chain of hinges for a first pass: the biped's straight elbow settled on its
+/// sphere about the pinned wrist, then the shoulder's hinge between it and the clavicle's
+/// joint. When the chain's still far end is out of the chain's reach from there, the
+/// particle turns on its sphere just far enough toward it, so the hinges can meet.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Settle {
     pub q: u16,
