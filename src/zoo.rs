@@ -9,6 +9,9 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The creature for `seed`: the same seed always gives the same creature.
+/// Neighbouring heads' centres are at least this many head radii apart sideways.
+const HEAD_SPACING: f32 = 2.6;
+
 pub fn generate(seed: u64) -> Result<Creature, CreatureError> {
     Zoo::new(seed).build()
 }
@@ -327,7 +330,8 @@ impl Zoo {
     }
 
     /// Heads on necks at the front (or top) of the spine, each with a mouth and eyes; extra
-    /// heads branch off turned outward.
+    /// heads branch off turned outward, their necks leaning apart so neighbouring heads sit
+    /// clear of each other (a head looking aside must not turn its eye into the next one).
     fn heads(&mut self, spine: &Spine, count: usize, upright: bool) {
         let s = self.size;
         let front = *spine.joints.last().unwrap_or(&Vec3::ZERO);
@@ -345,7 +349,9 @@ impl Zoo {
             };
             let turn = Quat::from_rotation_y(yaw);
             let neck_len = s * self.range(0.08, 0.2);
-            let neck_end = front + turn * up * neck_len;
+            let r = 0.07 * s;
+            let apart = Vec3::X * (h as f32 - (count - 1) as f32 * 0.5) * HEAD_SPACING * r;
+            let neck_end = front + turn * up * neck_len + apart;
             let tag = if count == 1 {
                 String::new()
             } else {
@@ -362,7 +368,6 @@ impl Zoo {
                 neck_end,
                 neck_radius,
             );
-            let r = 0.07 * s;
             let facing = turn * Vec3::Z;
             let mut head_centre = neck_end + facing * r * 0.8 + Vec3::Y * r * 0.3;
             head_centre.y = head_centre.y.max(1.05 * r);

@@ -80,3 +80,28 @@ fn five_hundred_seeds_give_valid_varied_creatures_on_the_ground() {
         "tails {tails} wings {wings} forks {forks} floaters {floaters}"
     );
 }
+
+/// Several heads stand clear of each other at rest, so a head turning to look aside does
+/// not put its eye into its neighbour.
+#[test]
+fn the_heads_of_a_many_headed_creature_stand_apart() {
+    let mut checked = 0;
+    for seed in 0..500u64 {
+        let c = anymorph::zoo::generate(seed).unwrap();
+        let heads: Vec<_> = c.bodies().iter().filter(|b| b.has_cap(&Cap::Head)).collect();
+        for (i, a) in heads.iter().enumerate() {
+            for b in &heads[i + 1..] {
+                let gap = a.position.distance(b.position);
+                let radii = a.half_extents.max_element() + b.half_extents.max_element();
+                assert!(
+                    gap >= 1.2 * radii,
+                    "seed {seed}: {} and {} are {gap} apart, radii {radii}",
+                    a.name,
+                    b.name
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} pairs of heads in 500 seeds");
+}
