@@ -97,9 +97,13 @@ pub(super) enum Hinges<'a> {
     Chained(&'a [bool]),
     /// As `Chained`, and a chain may also end on a free particle with one other bone to a
     /// still particle, which a [`Settle`] step puts at its length first. The settled
-    /// particle never moves toward the goal, so this only serves a first pass; when its
-    /// hinges cannot all meet their lengths, plain passes go on from there.
-    Settled(&'a [bool]),
+    /// particle moves only as far as the chain's reach needs, so this only serves a first
+    /// pass; when its hinges cannot all meet their lengths, plain passes go on from there.
+    Settled {
+        bent: &'a [bool],
+        /// Which particles may be settled.
+        settle: &'a [bool],
+    },
 }
 
 /// What [`compile`] produced: the steps of a pass, and whether they are all hinges, in
@@ -135,7 +139,7 @@ pub(super) fn compile(
                 && bones == 2
                 && match hinges_of {
                     Hinges::Anchored => anchored,
-                    Hinges::Chained(bent) | Hinges::Settled(bent) => {
+                    Hinges::Chained(bent) | Hinges::Settled { bent, .. } => {
                         anchored || (touching.len() == 2 && bent.get(q as usize) == Some(&true))
                     }
                 }
@@ -144,7 +148,11 @@ pub(super) fn compile(
     // The bone by which a free particle that is no hinge can be settled: its only other
     // constraint, a fixed length to a still particle.
     let settling = |s: u16, candidate: &[bool]| -> Option<Settle> {
-        if !matches!(hinges_of, Hinges::Settled(_)) || still[s as usize] || candidate[s as usize] {
+        let allowed = match hinges_of {
+            Hinges::Settled { settle, .. } => settle.get(s as usize) == Some(&true),
+            _ => false,
+        };
+        if !allowed || still[s as usize] || candidate[s as usize] {
             return None;
         }
         let touching = touching(s);
@@ -518,7 +526,24 @@ mod tests {
         let bent = [false, false, true, false];
         let plain = compile(&constraints, &still, Hinges::Chained(&bent));
         assert!(plain.ops.iter().all(|op| matches!(op, Op::Length(_))));
-        let first = compile(&constraints, &still, Hinges::Settled(&bent));
+        let settle = [true; 4];
+        let first = compile(
+            &constraints,
+            &still,
+            Hinges::Settled {
+                bent: &bent,
+                settle: &settle,
+            },
+        );
+        let none = compile(
+            &constraints,
+            &still,
+            Hinges::Settled {
+                bent: &bent,
+                settle: &[false; 4],
+            },
+        );
+        assert_eq!(none, plain);
         assert!(first.all_hinges);
         assert!(matches!(first.ops[..], [Op::Settle(s), Op::Hinge(h)] if s.q == 1 && h.q == 2));
         // Within reach of the settled shoulder, and far enough that the shoulder must turn

@@ -7,6 +7,7 @@ use super::goals::FrameGoals;
 use super::plan::Topology;
 use super::setup::NONE;
 use super::tuning::{LimbTuning, shares};
+use crate::runtime::creature::Cap;
 use crate::runtime::pose::BodyPose;
 use glam::{Quat, Vec3A};
 
@@ -154,6 +155,8 @@ struct Builder<'a, 't> {
     plan: LimbPlan,
     /// Per particle: (body, child particles) for each body sharing it.
     members: Vec<Vec<(u32, Vec<u16>)>>,
+    /// Per limb: some body of it is a foot.
+    limb_has_foot: Vec<bool>,
 }
 
 impl LimbPlan {
@@ -168,6 +171,7 @@ impl LimbPlan {
                 ..LimbPlan::default()
             },
             members: Vec::new(),
+            limb_has_foot: Vec::new(),
         };
         let rig = topo.rig;
         let mut ranges = Vec::new();
@@ -184,6 +188,11 @@ impl LimbPlan {
                 let constraints_from = b.plan.constraints.len();
                 b.visit(&[c as u32], NO_PARTICLE, limb, s);
                 let end = b.plan.particles.len() as u16;
+                let has_foot = b.members[first as usize..end as usize].iter().any(|m| {
+                    m.iter()
+                        .any(|&(body, _)| topo.creature.body(body as usize).has_cap(&Cap::Foot))
+                });
+                b.limb_has_foot.push(has_foot);
                 b.plan.limbs.push(Limb {
                     spine_body: s as u32,
                     first,
@@ -215,7 +224,22 @@ impl LimbPlan {
             .collect();
         let bent = b.bent_at_rest();
         let compiled = compile(&b.plan.constraints, &still, Hinges::Chained(&bent));
-        let first = compile(&b.plan.constraints, &still, Hinges::Settled(&bent));
+        // Arms only: a leg's joints start the first pass where the aim put them (settling a
+        // leg's joints from their rest place made planted legs twitch as the body crouched).
+        let settle: Vec<bool> = b
+            .plan
+            .particles
+            .iter()
+            .map(|p| !b.limb_has_foot[p.limb as usize])
+            .collect();
+        let first = compile(
+            &b.plan.constraints,
+            &still,
+            Hinges::Settled {
+                bent: &bent,
+                settle: &settle,
+            },
+        );
         if first.ops != compiled.ops {
             b.plan.settled = first
                 .ops
