@@ -390,3 +390,60 @@ fn an_arm_reaching_ahead_keeps_its_elbow_down() {
         }
     }
 }
+
+/// Characters of one creature share their compiled plans and solve exactly as a solver of
+/// their own would; one retuned stops sharing and solves with its own tuning.
+#[test]
+fn solvers_of_one_creature_share_plans_and_solve_alike() {
+    use std::sync::Arc;
+    let c = Arc::new(common::creature("biped").clone());
+    let other = Arc::new(common::creature("biped").clone());
+    let (mut a, mut b) = (
+        IkSolver::shared(&c, Default::default()),
+        IkSolver::shared(&c, Default::default()),
+    );
+    let mut own = IkSolver::new(&c);
+    assert!(a.shares_plans_with(&b));
+    assert!(!a.shares_plans_with(&own));
+    assert!(!a.shares_plans_with(&IkSolver::shared(&other, Default::default())));
+    let hand = c.find("hand_l").unwrap();
+    let foot = c.find("foot_r").unwrap();
+    let head = c.find("head").unwrap();
+    let (mut pa, mut pb, mut po) = (Vec::new(), Vec::new(), Vec::new());
+    // Goal masks in a different order for each solver: the shared cache fills up from
+    // both sides and each must still find its own mask's plan.
+    let sets: Vec<Goals> = (0..6)
+        .map(|k| {
+            let mut g = Goals::new(c.len());
+            if k & 1 == 1 {
+                g.set_position(hand, c.body(hand).position + Vec3::new(0.1, 0.3, 0.2), 1.0);
+            }
+            if k & 2 == 2 {
+                g.set_position(foot, c.body(foot).position + Vec3::new(0.0, 0.1, 0.1), 1.0);
+            }
+            if k >= 4 {
+                g.set_rotation(head, Quat::from_rotation_y(0.4), 1.0);
+            }
+            g
+        })
+        .collect();
+    for k in 0..sets.len() {
+        a.solve(&c, &sets[k], &mut pa);
+        b.solve(&c, &sets[sets.len() - 1 - k], &mut pb);
+        own.solve(&c, &sets[k], &mut po);
+        assert_eq!(pa, po, "goal set {k}");
+    }
+    for k in 0..sets.len() {
+        b.solve(&c, &sets[k], &mut pb);
+        own.solve(&c, &sets[k], &mut po);
+        assert_eq!(pb, po, "goal set {k} again");
+    }
+    a.tuning_mut().limb.max_stretch = 1.0;
+    assert!(!a.shares_plans_with(&b));
+    let mut tuned = IkSolver::with_tuning(&c, a.tuning().clone());
+    let mut far = Goals::new(c.len());
+    far.set_position(hand, c.body(hand).position + Vec3::new(0.0, 0.0, 3.0), 1.0);
+    a.solve(&c, &far, &mut pa);
+    tuned.solve(&c, &far, &mut po);
+    assert_eq!(pa, po);
+}

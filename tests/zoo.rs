@@ -88,7 +88,11 @@ fn the_heads_of_a_many_headed_creature_stand_apart() {
     let mut checked = 0;
     for seed in 0..500u64 {
         let c = anymorph::zoo::generate(seed).unwrap();
-        let heads: Vec<_> = c.bodies().iter().filter(|b| b.has_cap(&Cap::Head)).collect();
+        let heads: Vec<_> = c
+            .bodies()
+            .iter()
+            .filter(|b| b.has_cap(&Cap::Head))
+            .collect();
         for (i, a) in heads.iter().enumerate() {
             for b in &heads[i + 1..] {
                 let gap = a.position.distance(b.position);

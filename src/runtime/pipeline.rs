@@ -10,6 +10,7 @@ use crate::runtime::ik::{IkDebug, IkSolver, IkTuning};
 use crate::runtime::jiggle::Jiggles;
 use crate::runtime::pose::BodyPose;
 use crate::runtime::terrain::Terrain;
+use std::sync::Arc;
 
 /// Maps a time on the playback clock to clip-local time: wrapped for a looping clip,
 /// clamped otherwise. A non-finite time maps to the start.
@@ -36,6 +37,17 @@ pub struct PoseStage {
 impl PoseStage {
     pub fn new(creature: &Creature) -> Self {
         Self::with_tuning(creature, IkTuning::default())
+    }
+
+    /// A stage whose solver shares its compiled plans with every other stage made this way
+    /// for the same creature `Arc` (see [`IkSolver::shared`]): what a character uses.
+    pub fn shared(creature: &Arc<Creature>) -> Self {
+        let tuning = IkTuning::default();
+        PoseStage {
+            jiggles: Jiggles::new(creature, &tuning.jiggle),
+            ik: IkSolver::shared(creature, tuning),
+            pose: Vec::with_capacity(creature.len()),
+        }
     }
 
     /// A stage with its own IK and jiggle tuning.

@@ -28,18 +28,59 @@ use glam::Vec3A;
 use goals::{FrameGoals, RootPose};
 use plan::Plan;
 use setup::Rig;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-/// How many goal masks a solver keeps compiled. A clip switches between a handful; a
-/// game's layers rarely reach this. The least recently used plan is rebuilt when full.
+/// How many goal masks a solver keeps at hand. A clip switches between a handful; a
+/// game's layers rarely reach this. The least recently used one is dropped when full.
 const PLAN_CACHE: usize = 8;
+
+/// What every solver of one creature with one tuning can share: the rig and the plans
+/// compiled so far. A thousand characters of one species then read one copy of it each
+/// frame instead of a thousand, which keeps a crowd's frame in the processor's caches.
+#[derive(Debug)]
+struct SharedPlans {
+    rig: Arc<Rig>,
+    plans: Mutex<Vec<Arc<Plan>>>,
+}
+
+/// The shared plans of creatures that have solvers, by creature (an `Arc`'s allocation
+/// is not reused while a `Weak` to it lives, so pointer identity is sound) and tuning.
+type Registry = Vec<(Weak<Creature>, IkTuning, Weak<SharedPlans>)>;
+static SHARED: Mutex<Registry> = Mutex::new(Vec::new());
+
+fn shared_plans(creature: &Arc<Creature>, tuning: &IkTuning) -> Arc<SharedPlans> {
+    let mut registry = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+    registry.retain(|(c, _, s)| c.strong_count() > 0 && s.strong_count() > 0);
+    let found = registry.iter().find_map(|(c, t, s)| {
+        (std::ptr::eq(c.as_ptr(), Arc::as_ptr(creature)) && t == tuning)
+            .then(|| s.upgrade())
+            .flatten()
+    });
+    found.unwrap_or_else(|| {
+        let shared = Arc::new(SharedPlans {
+            rig: Arc::new(Rig::new(creature, tuning)),
+            plans: Mutex::new(Vec::new()),
+        });
+        registry.push((
+            Arc::downgrade(creature),
+            tuning.clone(),
+            Arc::downgrade(&shared),
+        ));
+        shared
+    })
+}
 
 /// Solves a creature's goals into body poses. Built once per creature; `solve` reuses its
 /// buffers, so a frame allocates nothing once its goal mask has been seen.
 #[derive(Clone, Debug)]
 pub struct IkSolver {
     tuning: IkTuning,
-    rig: Rig,
-    plans: Vec<Plan>,
+    rig: Arc<Rig>,
+    /// The plans this solver has used lately, and when (by `clock`).
+    plans: Vec<Arc<Plan>>,
+    last_used: Vec<u64>,
+    /// Where plans come from when shared with the creature's other solvers.
+    shared: Option<Arc<SharedPlans>>,
     current: usize,
     clock: u64,
     key: Vec<u64>,
@@ -61,10 +102,24 @@ impl IkSolver {
     }
 
     pub fn with_tuning(creature: &Creature, tuning: IkTuning) -> Self {
+        Self::build(Arc::new(Rig::new(creature, &tuning)), None, tuning)
+    }
+
+    /// A solver that shares its rig and compiled plans with every other solver made this
+    /// way for the same creature (the same `Arc`) and tuning: the way to pose a crowd.
+    /// It solves exactly as [`IkSolver::with_tuning`] does.
+    pub fn shared(creature: &Arc<Creature>, tuning: IkTuning) -> Self {
+        let shared = shared_plans(creature, &tuning);
+        Self::build(Arc::clone(&shared.rig), Some(shared), tuning)
+    }
+
+    fn build(rig: Arc<Rig>, shared: Option<Arc<SharedPlans>>, tuning: IkTuning) -> Self {
         IkSolver {
-            rig: Rig::new(creature, &tuning),
+            rig,
             tuning,
+            shared,
             plans: Vec::new(),
+            last_used: Vec::new(),
             current: 0,
             clock: 0,
             key: Vec::new(),
@@ -94,6 +149,7 @@ impl IkSolver {
     /// solve (some numbers shape them).
     pub fn tuning_mut(&mut self) -> &mut IkTuning {
         self.stale = true;
+        self.shared = None;
         &mut self.tuning
     }
 
@@ -107,9 +163,12 @@ impl IkSolver {
         if self.stale || self.rig.len() != n || goals.len() != n {
             self.stale = false;
             // A solver for another creature, or goals for another creature: rebuild what
-            // we can and pose the rest pose rather than read out of bounds.
-            self.rig = Rig::new(creature, &self.tuning);
+            // we can and pose the rest pose rather than read out of bounds. What it shared
+            // no longer fits it.
+            self.rig = Arc::new(Rig::new(creature, &self.tuning));
+            self.shared = None;
             self.plans.clear();
+            self.last_used.clear();
             if goals.len() != n {
                 for (b, body) in creature.bodies().iter().enumerate() {
                     out[b] = BodyPose::new(body.position, body.rotation);
@@ -120,8 +179,7 @@ impl IkSolver {
         plan::goal_key(&self.rig, goals, &mut self.key);
         self.current = self.plan_for_key(creature);
         self.clock += 1;
-        let plan = &mut self.plans[self.current];
-        plan.last_used = self.clock;
+        self.last_used[self.current] = self.clock;
         let plan = &self.plans[self.current];
         let rig = &self.rig;
         let root = RootPose::new(rig, goals);
@@ -190,22 +248,53 @@ impl IkSolver {
             .map_or(&[], |p| p.has_ik.as_slice())
     }
 
+    /// Whether this solver and `other` draw their compiled plans from one shared cache
+    /// (both made by [`IkSolver::shared`] for one creature and tuning, neither retuned).
+    pub fn shares_plans_with(&self, other: &IkSolver) -> bool {
+        match (&self.shared, &other.shared) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
     /// What the last solve did, for the editor's overlays and for tests.
     pub fn debug(&self) -> &IkDebug {
         &self.debug
     }
 
     fn plan_for_key(&mut self, creature: &Creature) -> usize {
+        if self
+            .plans
+            .get(self.current)
+            .is_some_and(|p| p.key == self.key)
+        {
+            return self.current;
+        }
         if let Some(i) = self.plans.iter().position(|p| p.key == self.key) {
             return i;
         }
-        let plan = Plan::build(creature, &self.rig, &self.tuning, &self.key);
+        let plan = match &self.shared {
+            Some(shared) => {
+                let mut plans = shared.plans.lock().unwrap_or_else(PoisonError::into_inner);
+                match plans.iter().find(|p| p.key == self.key) {
+                    Some(plan) => Arc::clone(plan),
+                    None => {
+                        let plan =
+                            Arc::new(Plan::build(creature, &self.rig, &self.tuning, &self.key));
+                        plans.push(Arc::clone(&plan));
+                        plan
+                    }
+                }
+            }
+            None => Arc::new(Plan::build(creature, &self.rig, &self.tuning, &self.key)),
+        };
         if self.plans.len() < PLAN_CACHE {
             self.plans.push(plan);
+            self.last_used.push(0);
             self.plans.len() - 1
         } else {
             let oldest = (0..self.plans.len())
-                .min_by_key(|&i| self.plans[i].last_used)
+                .min_by_key(|&i| self.last_used[i])
                 .unwrap_or(0);
             self.plans[oldest] = plan;
             oldest

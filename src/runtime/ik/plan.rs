@@ -65,7 +65,6 @@ pub(super) struct Plan {
     /// Bodies posed rigidly with their parent, parents first: those without IK (jiggles
     /// move them next) and those that delegated their goal.
     pub followers: Vec<Follower>,
-    pub last_used: u64,
 }
 
 /// The goal-dependent facts every part of the plan needs.
@@ -171,7 +170,6 @@ impl Plan {
             spine,
             limbs,
             followers,
-            last_used: 0,
         }
     }
 }

@@ -146,7 +146,7 @@ pub struct Character {
 impl Character {
     pub fn new(creature: Arc<Creature>) -> Self {
         let n = creature.len();
-        let stage = PoseStage::new(&creature);
+        let stage = PoseStage::shared(&creature);
         let gait = Gait::new(&creature);
         let goals = Goals::new(n);
         Character {
