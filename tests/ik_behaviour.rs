@@ -427,15 +427,15 @@ fn solvers_of_one_creature_share_plans_and_solve_alike() {
             g
         })
         .collect();
-    for k in 0..sets.len() {
-        a.solve(&c, &sets[k], &mut pa);
-        b.solve(&c, &sets[sets.len() - 1 - k], &mut pb);
-        own.solve(&c, &sets[k], &mut po);
+    for (k, (set, reversed)) in sets.iter().zip(sets.iter().rev()).enumerate() {
+        a.solve(&c, set, &mut pa);
+        b.solve(&c, reversed, &mut pb);
+        own.solve(&c, set, &mut po);
         assert_eq!(pa, po, "goal set {k}");
     }
-    for k in 0..sets.len() {
-        b.solve(&c, &sets[k], &mut pb);
-        own.solve(&c, &sets[k], &mut po);
+    for (k, set) in sets.iter().enumerate() {
+        b.solve(&c, set, &mut pb);
+        own.solve(&c, set, &mut po);
         assert_eq!(pb, po, "goal set {k} again");
     }
     a.tuning_mut().limb.max_stretch = 1.0;

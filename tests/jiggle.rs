@@ -196,3 +196,39 @@ fn random_motion_huge_steps_and_teleports_stay_finite_and_bounded() {
         }
     }
 }
+
+/// Stages of one creature made for a crowd share their compiled data and pose exactly as
+/// a stage of its own does; retuning one leaves the others as they were.
+#[test]
+fn shared_stages_pose_as_their_own_and_retune_alone() {
+    use std::sync::Arc;
+    for c in common::creatures() {
+        let shared = Arc::new(c.clone());
+        let (mut a, mut b) = (PoseStage::shared(&shared), PoseStage::shared(&shared));
+        let mut own = PoseStage::new(c);
+        let mut tuning = IkTuning::default();
+        tuning.jiggle.default_frequency *= 0.5;
+        tuning.jiggle.frequency_by_cap.clear();
+        b.set_tuning(c, tuning.clone());
+        let mut retuned = PoseStage::with_tuning(c, tuning);
+        let mut differ = false;
+        for i in 0..90 {
+            let g = goals_at(c, i as f32 * DT);
+            let pa = a.run(&shared, &g, DT).to_vec();
+            assert_eq!(pa, own.run(c, &g, DT), "{} frame {i}", c.name());
+            let pb = b.run(&shared, &g, DT).to_vec();
+            assert_eq!(
+                pb,
+                retuned.run(c, &g, DT),
+                "{} retuned, frame {i}",
+                c.name()
+            );
+            differ |= pa != pb;
+        }
+        assert!(
+            differ || !has_jiggle_bodies(&a),
+            "{}: the retuned stage moved like the others",
+            c.name()
+        );
+    }
+}

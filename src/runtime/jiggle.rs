@@ -10,7 +10,9 @@
 
 use crate::runtime::creature::{Cap, Creature};
 use crate::runtime::pose::BodyPose;
+use crate::runtime::shared::PerCreature;
 use glam::{Quat, Vec3A};
+use std::sync::Arc;
 
 /// How loose each kind of body is and how the simulation is stepped.
 #[derive(Clone, Debug, PartialEq)]
@@ -126,6 +128,15 @@ impl State {
 #[derive(Clone, Debug)]
 pub struct Jiggles {
     state: Vec<State>,
+    /// What depends only on the creature and the tuning, shared by the characters of one
+    /// creature when made with [`Jiggles::shared`].
+    rig: Arc<JiggleRig>,
+}
+
+static SHARED: PerCreature<JiggleTuning, JiggleRig> = PerCreature::new();
+
+#[derive(Clone, Debug)]
+struct JiggleRig {
     /// Per body, the spring's natural frequency (rad/s).
     frequency: Vec<f32>,
     order: Vec<u32>,
@@ -142,6 +153,38 @@ pub struct Jiggles {
 
 impl Jiggles {
     pub fn new(creature: &Creature, tuning: &JiggleTuning) -> Jiggles {
+        Jiggles {
+            state: vec![State::REST; creature.len()],
+            rig: Arc::new(JiggleRig::new(creature, tuning)),
+        }
+    }
+
+    /// Jiggles whose per-body constants are shared with every other character of the same
+    /// creature (`Arc`) and tuning; they simulate exactly as [`Jiggles::new`]'s.
+    pub fn shared(creature: &Arc<Creature>, tuning: &JiggleTuning) -> Jiggles {
+        Jiggles {
+            state: vec![State::REST; creature.len()],
+            rig: SHARED.get(creature, tuning, || JiggleRig::new(creature, tuning)),
+        }
+    }
+
+    /// Adopts a new tuning (frequencies are derived from it per body).
+    pub fn set_tuning(&mut self, creature: &Creature, tuning: &JiggleTuning) {
+        Arc::make_mut(&mut self.rig).set_tuning(creature, tuning);
+    }
+
+    pub fn tuning(&self) -> &JiggleTuning {
+        &self.rig.tuning
+    }
+
+    /// Forgets all motion: the next frame starts every jiggle at its animated pose.
+    pub fn reset(&mut self) {
+        self.state.fill(State::REST);
+    }
+}
+
+impl JiggleRig {
+    fn new(creature: &Creature, tuning: &JiggleTuning) -> JiggleRig {
         let n = creature.len();
         let rest_rotation: Vec<Quat> = creature
             .bodies()
@@ -163,8 +206,7 @@ impl Jiggles {
                 inv_rest_rotation[b] * Vec3A::from(creature.body(b).position - creature.pivot(b))
             })
             .collect();
-        let mut j = Jiggles {
-            state: vec![State::REST; n],
+        let mut j = JiggleRig {
             frequency: vec![0.0; n],
             order: creature.order().iter().map(|&b| b as u32).collect(),
             parent,
@@ -179,8 +221,7 @@ impl Jiggles {
         j
     }
 
-    /// Adopts a new tuning (frequencies are derived from it per body).
-    pub fn set_tuning(&mut self, creature: &Creature, tuning: &JiggleTuning) {
+    fn set_tuning(&mut self, creature: &Creature, tuning: &JiggleTuning) {
         self.tuning = tuning.clone();
         let scale = (tuning.reference_size / self.size.max(1e-6))
             .sqrt()
@@ -201,31 +242,25 @@ impl Jiggles {
             };
         }
     }
+}
 
-    pub fn tuning(&self) -> &JiggleTuning {
-        &self.tuning
-    }
-
-    /// Forgets all motion: the next frame starts every jiggle at its animated pose.
-    pub fn reset(&mut self) {
-        self.state.fill(State::REST);
-    }
-
+impl Jiggles {
     /// Moves the bodies without IK (`has_ik[b]` false) from their rigid follow of their
     /// parents by `dt_secs` of simulation; 0 holds them where they were. Bodies with IK
     /// are never written.
     pub fn apply(&mut self, has_ik: &[bool], pose: &mut [BodyPose], dt_secs: f32) {
-        let n = pose.len().min(self.state.len()).min(has_ik.len());
-        if !self.tuning.enabled {
-            self.reset();
+        let (rig, state) = (&*self.rig, &mut self.state);
+        let n = pose.len().min(state.len()).min(has_ik.len());
+        if !rig.tuning.enabled {
+            state.fill(State::REST);
             return;
         }
         let dt = if dt_secs.is_finite() {
-            dt_secs.clamp(0.0, self.tuning.max_dt_secs.max(0.0))
+            dt_secs.clamp(0.0, rig.tuning.max_dt_secs.max(0.0))
         } else {
             0.0
         };
-        let h_max = self.tuning.max_substep_secs.max(1e-4);
+        let h_max = rig.tuning.max_substep_secs.max(1e-4);
         let steps = if dt > 0.0 {
             (dt / h_max).ceil().clamp(1.0, 1000.0) as u32
         } else {
@@ -234,32 +269,32 @@ impl Jiggles {
         let h = if steps > 0 { dt / steps as f32 } else { 0.0 };
         let inv_h = if steps > 0 { 1.0 / h } else { 0.0 };
         let inv_steps = if steps > 0 { 1.0 / steps as f32 } else { 0.0 };
-        let teleport = self.tuning.teleport_fraction * self.size;
-        let cos_max = self.tuning.max_angle.clamp(0.0, std::f32::consts::PI).cos();
-        for k in 0..self.order.len() {
-            let b = self.order[k] as usize;
-            let p = self.parent[b] as usize;
+        let teleport = rig.tuning.teleport_fraction * rig.size;
+        let cos_max = rig.tuning.max_angle.clamp(0.0, std::f32::consts::PI).cos();
+        for k in 0..rig.order.len() {
+            let b = rig.order[k] as usize;
+            let p = rig.parent[b] as usize;
             if b >= n || p >= n {
                 continue;
             }
             if has_ik[b] {
-                self.state[b].active = false;
+                state[b].active = false;
                 continue;
             }
-            let parent_delta = pose[p].rotation * self.inv_rest_rotation[p];
-            let pivot = Vec3A::from(pose[p].position) + parent_delta * self.pivot_from_parent[b];
-            let animated = parent_delta * self.rest_rotation[b];
-            let arm = animated * self.centre_from_pivot[b];
+            let parent_delta = pose[p].rotation * rig.inv_rest_rotation[p];
+            let pivot = Vec3A::from(pose[p].position) + parent_delta * rig.pivot_from_parent[b];
+            let animated = parent_delta * rig.rest_rotation[b];
+            let arm = animated * rig.centre_from_pivot[b];
             let length = arm.length();
-            let s = &mut self.state[b];
+            let s = &mut state[b];
             let jump = s.pivot.distance(pivot);
             let moved_far = jump.is_nan() || jump > teleport;
             if !s.active || length < 1e-6 || (steps > 0 && moved_far) {
                 *s = State::at(pivot, arm);
             } else if steps > 0 {
-                let w = self.frequency[b];
+                let w = rig.frequency[b];
                 let stiffness = w * w;
-                let damping = 2.0 * self.tuning.damping_ratio.max(0.0) * w;
+                let damping = 2.0 * rig.tuning.damping_ratio.max(0.0) * w;
                 let inv_denominator = 1.0 / (1.0 + h * damping + h * h * stiffness);
                 let inv_length = 1.0 / length;
                 let (pivot0, target0) = (s.pivot, s.target);
@@ -292,7 +327,7 @@ impl Jiggles {
                 if cos.is_nan() || cos < cos_max {
                     let angle = cos.clamp(-1.0, 1.0).acos().max(1e-6);
                     let limit =
-                        Quat::IDENTITY.slerp(arc(arm, s.mass), self.tuning.max_angle / angle);
+                        Quat::IDENTITY.slerp(arc(arm, s.mass), rig.tuning.max_angle / angle);
                     s.mass = limit * arm;
                     s.velocity = Vec3A::ZERO;
                 }
@@ -308,7 +343,7 @@ impl Jiggles {
                     *s = State::at(pivot, arm);
                 }
             }
-            let s = &self.state[b];
+            let s = &state[b];
             let turn = if steps > 0 || s.turn_parent_delta == parent_delta {
                 s.turn
             } else {
@@ -319,7 +354,7 @@ impl Jiggles {
             };
             let rotation = (turn * animated).normalize();
             pose[b] = BodyPose {
-                position: (pivot + rotation * self.centre_from_pivot[b]).into(),
+                position: (pivot + rotation * rig.centre_from_pivot[b]).into(),
                 rotation,
             };
         }

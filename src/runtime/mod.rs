@@ -14,4 +14,5 @@ pub mod pipeline;
 pub mod player;
 pub mod pose;
 pub mod query;
+mod shared;
 pub mod terrain;

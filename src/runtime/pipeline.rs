@@ -39,12 +39,13 @@ impl PoseStage {
         Self::with_tuning(creature, IkTuning::default())
     }
 
-    /// A stage whose solver shares its compiled plans with every other stage made this way
-    /// for the same creature `Arc` (see [`IkSolver::shared`]): what a character uses.
+    /// A stage whose solver and jiggles share what they compile with every other stage made
+    /// this way for the same creature `Arc` (see [`IkSolver::shared`], [`Jiggles::shared`]):
+    /// what a character uses.
     pub fn shared(creature: &Arc<Creature>) -> Self {
         let tuning = IkTuning::default();
         PoseStage {
-            jiggles: Jiggles::new(creature, &tuning.jiggle),
+            jiggles: Jiggles::shared(creature, &tuning.jiggle),
             ik: IkSolver::shared(creature, tuning),
             pose: Vec::with_capacity(creature.len()),
         }

@@ -24,11 +24,12 @@ pub use tuning::{IkTuning, LimbTuning, SpineTuning};
 use crate::runtime::creature::Creature;
 use crate::runtime::eval::Goals;
 use crate::runtime::pose::BodyPose;
+use crate::runtime::shared::PerCreature;
 use glam::Vec3A;
 use goals::{FrameGoals, RootPose};
 use plan::Plan;
 use setup::Rig;
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// How many goal masks a solver keeps at hand. A clip switches between a handful; a
 /// game's layers rarely reach this. The least recently used one is dropped when full.
@@ -43,30 +44,12 @@ struct SharedPlans {
     plans: Mutex<Vec<Arc<Plan>>>,
 }
 
-/// The shared plans of creatures that have solvers, by creature (an `Arc`'s allocation
-/// is not reused while a `Weak` to it lives, so pointer identity is sound) and tuning.
-type Registry = Vec<(Weak<Creature>, IkTuning, Weak<SharedPlans>)>;
-static SHARED: Mutex<Registry> = Mutex::new(Vec::new());
+static SHARED: PerCreature<IkTuning, SharedPlans> = PerCreature::new();
 
 fn shared_plans(creature: &Arc<Creature>, tuning: &IkTuning) -> Arc<SharedPlans> {
-    let mut registry = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
-    registry.retain(|(c, _, s)| c.strong_count() > 0 && s.strong_count() > 0);
-    let found = registry.iter().find_map(|(c, t, s)| {
-        (std::ptr::eq(c.as_ptr(), Arc::as_ptr(creature)) && t == tuning)
-            .then(|| s.upgrade())
-            .flatten()
-    });
-    found.unwrap_or_else(|| {
-        let shared = Arc::new(SharedPlans {
-            rig: Arc::new(Rig::new(creature, tuning)),
-            plans: Mutex::new(Vec::new()),
-        });
-        registry.push((
-            Arc::downgrade(creature),
-            tuning.clone(),
-            Arc::downgrade(&shared),
-        ));
-        shared
+    SHARED.get(creature, tuning, || SharedPlans {
+        rig: Arc::new(Rig::new(creature, tuning)),
+        plans: Mutex::new(Vec::new()),
     })
 }
 

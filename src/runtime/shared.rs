@@ -1,0 +1,44 @@
+//! Data every character of one creature can share: built once per creature (the same
+//! `Arc`) and settings, read by all of them each frame. A crowd of one species then keeps
+//! one copy in the processor's caches instead of one per character.
+
+use crate::runtime::creature::Creature;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+
+/// Shared values of type `T` by creature and key (the settings they were built with).
+/// An entry lives as long as some character holds its value; an `Arc`'s allocation is not
+/// reused while a `Weak` to it lives, so comparing creatures by pointer is sound.
+pub(crate) struct PerCreature<K, T> {
+    entries: Mutex<Vec<Entry<K, T>>>,
+}
+
+/// The creature, the key and the value, none of them kept alive by the entry.
+type Entry<K, T> = (Weak<Creature>, K, Weak<T>);
+
+impl<K: PartialEq + Clone, T> PerCreature<K, T> {
+    pub const fn new() -> Self {
+        PerCreature {
+            entries: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The value for `creature` and `key`, made by `make` if no character holds one.
+    pub fn get(&self, creature: &Arc<Creature>, key: &K, make: impl FnOnce() -> T) -> Arc<T> {
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        entries.retain(|(c, _, v)| c.strong_count() > 0 && v.strong_count() > 0);
+        let found = entries.iter().find_map(|(c, k, v)| {
+            (std::ptr::eq(c.as_ptr(), Arc::as_ptr(creature)) && k == key)
+                .then(|| v.upgrade())
+                .flatten()
+        });
+        found.unwrap_or_else(|| {
+            let value = Arc::new(make());
+            entries.push((
+                Arc::downgrade(creature),
+                key.clone(),
+                Arc::downgrade(&value),
+            ));
+            value
+        })
+    }
+}
