@@ -21,6 +21,12 @@ fn solve(c: &Creature, goals: &Goals) -> (Vec<BodyPose>, IkSolver) {
     (out, solver)
 }
 
+/// Where the pose puts body `b`'s joint.
+fn posed_joint(c: &Creature, pose: &[BodyPose], b: usize) -> Vec3 {
+    let rest = c.body(b);
+    pose[b].position + pose[b].rotation * (rest.rotation.inverse() * (c.pivot(b) - rest.position))
+}
+
 /// The rotation of `b` relative to its parent, compared with rest.
 fn relative_turn(c: &Creature, pose: &[BodyPose], b: usize) -> f32 {
     let p = c.parent(b).unwrap();
@@ -329,11 +335,7 @@ fn a_leg_beyond_its_reach_lies_straight_and_stretches_to_its_limit() {
         let mut g = Goals::new(c.len());
         g.set_position(foot, goal, 1.0);
         let (pose, _) = solve(c, &g);
-        let joint = |b: usize| {
-            let rest = c.body(b);
-            pose[b].position
-                + pose[b].rotation * (rest.rotation.inverse() * (c.pivot(b) - rest.position))
-        };
+        let joint = |b: usize| posed_joint(c, &pose, b);
         let (h, k, a) = (joint(thigh), joint(shin), joint(foot));
         let upper = k.distance(h) / c.pivot(shin).distance(hip);
         let lower = a.distance(k) / c.pivot(foot).distance(c.pivot(shin));
@@ -370,11 +372,7 @@ fn an_arm_reaching_ahead_keeps_its_elbow_down() {
             g.set_position(hand, wrist + offset, 1.0);
             g.set_rotation(hand, c.body(hand).rotation, 1.0);
             let (pose, _) = solve(c, &g);
-            let joint = |b: usize| {
-                let rest = c.body(b);
-                pose[b].position
-                    + pose[b].rotation * (rest.rotation.inverse() * (c.pivot(b) - rest.position))
-            };
+            let joint = |b: usize| posed_joint(c, &pose, b);
             let (s, e, w) = (joint(upper), joint(forearm), joint(hand));
             assert!(
                 w.distance(wrist) < 0.01 * arm,
