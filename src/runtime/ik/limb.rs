@@ -45,6 +45,13 @@ pub(super) struct LimbParticle {
     pub on_pin_path: bool,
 }
 
+/// Where a pinned particle's reach is measured from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Anchor {
+    Pin(u16),
+    Attachment(u16),
+}
+
 /// A limb phase's per-frame buffers.
 #[derive(Clone, Debug, Default)]
 pub(super) struct LimbScratch {
@@ -122,8 +129,8 @@ pub(super) struct LimbPlan {
     /// Every step is a hinge: a pass whose hinges all met their lengths solved the limbs.
     pub all_hinges: bool,
     /// What the first pass runs, when it differs from `ops`: hinge chains also anchored on
-    /// settled particles ([`Hinges::Settled`]), so an arm hanging from a clavicle is
-    /// solved in one pass when its wrist is within reach of the settled shoulder.
+    /// settled particles ([`Hinges::Settled`]), so the biped's arm (a bent shoulder, a
+    /// straight elbow) is solved in one pass when its wrist is within reach.
     pub first_ops: Option<(Vec<Op>, bool)>,
     /// The particles `first_ops` settles. The aim turns them with their limb; they start
     /// the first pass back where their spine body carries them instead, and are settled
@@ -134,10 +141,10 @@ pub(super) struct LimbPlan {
     pub aims: Vec<AimStep>,
     /// Pinned particles, ascending.
     pub pinned: Vec<u16>,
-    /// Per pinned particle: the particle it hangs from (the nearest pinned ancestor, or
-    /// the attachment) and the length of the path of bones between them, the farthest the
-    /// limb can hold it from there.
-    pub reach: Vec<(u16, f32)>,
+    /// Per pinned particle: what it hangs from — the nearest pinned ancestor (its index
+    /// in `pinned`) or else the attachment (its particle) — and the length of the path of
+    /// bones between them, the farthest the limb can hold it from there.
+    pub reach: Vec<(Anchor, f32)>,
     /// Per pinned particle: it is its limb's only one, so the limb may stretch toward it.
     pub single_pin: Vec<bool>,
     /// Reconstruction order: parents first.
@@ -380,13 +387,15 @@ impl Builder<'_, '_> {
                         break;
                     }
                 }
-                self.plan.reach.push((at, path));
+                let anchor = match self.plan.pinned.binary_search(&at) {
+                    Ok(k) => Anchor::Pin(k as u16),
+                    Err(_) => Anchor::Attachment(at),
+                };
+                self.plan.reach.push((anchor, path));
             }
         }
         let single = self.plan.pinned.len() == pins_from + 1;
-        for _ in pins_from..self.plan.pinned.len() {
-            self.plan.single_pin.push(single);
-        }
+        self.plan.single_pin.resize(self.plan.pinned.len(), single);
         if single {
             let mut at = self.plan.pinned[pins_from];
             while at != first && at != NO_PARTICLE {
@@ -556,9 +565,9 @@ pub(super) fn solve_limbs(
     for (k, (&q, &(anchor, reach))) in plan.pinned.iter().zip(&plan.reach).enumerate() {
         let goal = goals.joint[plan.particles[q as usize].goal_body as usize];
         // Pins come parents first, so a pinned anchor is already in `pins`.
-        let from = match plan.pinned[..k].binary_search(&anchor) {
-            Ok(i) => pins[i],
-            Err(_) => p[anchor as usize],
+        let from = match anchor {
+            Anchor::Pin(i) => pins[i as usize],
+            Anchor::Attachment(a) => p[a as usize],
         };
         let d = goal - from;
         let dist = d.length();
