@@ -368,3 +368,31 @@ fn looping_clips_wrap_and_others_clamp() {
     assert_eq!(clip_local_time(once, 10.0), once.duration_secs);
     assert_eq!(clip_local_time(once, f32::NAN), 0.0);
 }
+
+#[test]
+fn a_plan_back_on_level_ground_evaluates_as_one_that_never_left_it() {
+    let clip = common::clip("pick_up");
+    let c = common::creature("biped");
+    let b = bind(clip, c);
+    let input = |ground_height: f32| EvalInput {
+        time_secs: 0.5 * clip.duration_secs,
+        external_targets: &[],
+        ground_height,
+        dt_secs: 0.0,
+    };
+    let mut level = Pipeline::new(clip, c, &b, 0).unwrap();
+    level.run(clip, c, &input(0.0));
+    let mut moved = Pipeline::new(clip, c, &b, 0).unwrap();
+    moved.run(clip, c, &input(0.3));
+    // The raised ground moves the ground-relative hands: the frames really were rebuilt.
+    assert_ne!(moved.goals(), level.goals());
+    moved.run(clip, c, &input(0.0));
+    assert_eq!(moved.goals(), level.goals());
+    for (channel, body) in level.plan().tracks() {
+        assert_eq!(
+            moved.plan().motion_frame(channel, body),
+            level.plan().motion_frame(channel, body),
+            "channel {channel}, body {body}"
+        );
+    }
+}

@@ -461,3 +461,35 @@ fn one_clip_at_full_weight_blends_like_any_other_mix() {
         }
     }
 }
+
+#[test]
+fn characters_of_one_creature_share_a_clips_binding_and_play_alike() {
+    let creature = Arc::new(common::creature("biped").clone());
+    let reach = clip("reach_target");
+    let (mut a, mut b) = (
+        Character::new(Arc::clone(&creature)),
+        Character::new(Arc::clone(&creature)),
+    );
+    // The same creature in another `Arc`: bound and planned on its own.
+    let mut own = character("biped");
+    assert!(std::ptr::eq(a.binding(&reach), b.binding(&reach)));
+    assert!(!std::ptr::eq(a.binding(&reach), own.binding(&reach)));
+    // Another clip `Arc` with the same content is another clip to the cache.
+    let copy = Arc::new((*reach).clone());
+    assert!(!std::ptr::eq(a.binding(&reach), a.binding(&copy)));
+    for ch in [&mut a, &mut b, &mut own] {
+        ch.play(&reach, PlayParams::default()).unwrap();
+    }
+    b.set_target(0, Vec3::new(0.5, 1.2, 0.6));
+    for _ in 0..30 {
+        a.update(1.0 / 60.0);
+        b.update(1.0 / 60.0);
+        own.update(1.0 / 60.0);
+        assert_eq!(a.pose(), own.pose());
+    }
+    assert_ne!(
+        a.pose(),
+        b.pose(),
+        "a target set on one character moved another"
+    );
+}

@@ -9,6 +9,7 @@ use crate::runtime::movement::{MotionFrame, RestBody, Surroundings};
 use crate::runtime::pose::BodyPose;
 use crate::runtime::query::SecondaryContext;
 use glam::{Quat, Vec3};
+use std::sync::Arc;
 
 /// Per-body targets with weights: what channels and gaits ask of IK.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,7 +118,8 @@ struct Track {
     rest: RestBody,
     mirrored: bool,
     target: TargetSource,
-    /// Valid as is when `target` is `None` and the ground is at 0; rebuilt each frame otherwise.
+    /// The frame when `target` is `None` and the ground is at 0; otherwise each plan
+    /// rebuilds it every frame into [`Plan::frames`].
     frame: MotionFrame,
     owns_position: bool,
     owns_rotation: bool,
@@ -167,14 +169,18 @@ impl Stopwatch {
     }
 }
 
-/// A clip bound to a creature in one variant: the tracks to evaluate each frame.
+/// A clip bound to a creature in one variant: the tracks to evaluate each frame, and the
+/// buffers one evaluation reuses. Clones share the tracks, so a plan cached per (clip,
+/// creature) costs each character that plays it only its own buffers.
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub variant: usize,
-    /// Sorted by channel priority (highest first), then clip order.
-    tracks: Vec<Track>,
-    /// `tracks[tiers[i]..tiers[i + 1]]` share one priority.
-    tiers: Vec<usize>,
+    tracks: Arc<Tracks>,
+    /// Per track, the frame used in the last evaluation when it was not the track's own
+    /// (a target or a raised ground); empty until one is needed.
+    frames: Vec<MotionFrame>,
+    /// Whether `frames[i]` holds the frame track `i` used last, not its own.
+    rebuilt: Vec<bool>,
     /// Per track, this frame's specialized pose.
     track_poses: Vec<BodyPose>,
     /// Per channel, this frame's samples and the curve cursors (scratch reused across frames).
@@ -182,6 +188,15 @@ pub struct Plan {
     cursors: Vec<[usize; 4]>,
     position_sum: Vec<Vec3>,
     rotation_sum: Vec<Quat>,
+}
+
+/// What a plan evaluates, fixed once built.
+#[derive(Debug)]
+struct Tracks {
+    /// Sorted by channel priority (highest first), then clip order.
+    tracks: Vec<Track>,
+    /// `tracks[tiers[i]..tiers[i + 1]]` share one priority.
+    tiers: Vec<usize>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -275,31 +290,70 @@ impl Plan {
             }
         }
         tiers.push(tracks.len());
+        // The buffers are sized by the first evaluation: a plan kept only to be cloned
+        // holds none.
         Some(Plan {
             variant,
-            track_poses: vec![BodyPose::IDENTITY; tracks.len()],
-            tracks,
-            tiers,
-            samples: vec![ChannelSample::default(); clip.channels.len()],
-            cursors: vec![[0; 4]; clip.channels.len()],
-            position_sum: vec![Vec3::ZERO; n],
-            rotation_sum: vec![Quat::IDENTITY; n],
+            tracks: Arc::new(Tracks { tracks, tiers }),
+            frames: Vec::new(),
+            rebuilt: Vec::new(),
+            track_poses: Vec::new(),
+            samples: Vec::new(),
+            cursors: Vec::new(),
+            position_sum: Vec::new(),
+            rotation_sum: Vec::new(),
         })
     }
 
     /// The (channel, body) pairs this plan moves, in evaluation order.
     pub fn tracks(&self) -> impl Iterator<Item = (usize, BodyId)> + '_ {
-        self.tracks.iter().map(|t| (t.channel, t.body))
+        self.tracks.tracks.iter().map(|t| (t.channel, t.body))
+    }
+
+    /// Whether this plan and `other` evaluate one set of tracks (one is a clone of the
+    /// other, or both of a third).
+    pub fn shares_tracks_with(&self, other: &Plan) -> bool {
+        Arc::ptr_eq(&self.tracks, &other.tracks)
     }
 
     /// The `S`/`G` frame a channel used for a body in the last evaluated frame: what an
     /// editor poses and keys through, so a dragged body lands exactly where the runtime
     /// will put it.
     pub fn motion_frame(&self, channel: usize, body: BodyId) -> Option<MotionFrame> {
-        self.tracks
+        let i = self
+            .tracks
+            .tracks
             .iter()
-            .find(|t| t.channel == channel && t.body == body)
-            .map(|t| t.frame)
+            .position(|t| t.channel == channel && t.body == body)?;
+        Some(self.frame(i))
+    }
+
+    fn frame(&self, i: usize) -> MotionFrame {
+        if self.rebuilt.get(i) == Some(&true) {
+            self.frames[i]
+        } else {
+            self.tracks.tracks[i].frame
+        }
+    }
+
+    /// Sizes the buffers for `clip` and `creature` (a no-op after the first frame).
+    fn size_buffers(&mut self, clip: &Clip, creature: &Creature) {
+        let (tracks, channels, n) = (
+            self.tracks.tracks.len(),
+            clip.channels.len(),
+            creature.len(),
+        );
+        if self.track_poses.len() != tracks {
+            self.track_poses.resize(tracks, BodyPose::IDENTITY);
+        }
+        if self.samples.len() != channels {
+            self.samples.resize(channels, ChannelSample::default());
+            self.cursors.resize(channels, [0; 4]);
+        }
+        if self.position_sum.len() != n {
+            self.position_sum.resize(n, Vec3::ZERO);
+            self.rotation_sum.resize(n, Quat::IDENTITY);
+        }
     }
 
     /// Evaluates one frame into `goals` (cleared first).
@@ -325,12 +379,13 @@ impl Plan {
         let mut scratch = StageTimes::default();
         let mut watch = Stopwatch::start(times.is_some());
         goals.clear();
+        self.size_buffers(clip, creature);
         self.sample_curves(clip, input.time_secs);
         watch.lap(&mut scratch.curves);
         // Tier by tier: a tier's targets see only what higher-priority tiers posed, so equal
         // priorities aiming at each other (a clap) behave symmetrically whatever their order.
-        for tier in 0..self.tiers.len().saturating_sub(1) {
-            let range = self.tiers[tier]..self.tiers[tier + 1];
+        for tier in 1..self.tracks.tiers.len() {
+            let range = self.tracks.tiers[tier - 1]..self.tracks.tiers[tier];
             self.specialize_tier(clip, creature, input, goals, range.clone());
             watch.lap(&mut scratch.specialize);
             self.blend_tier(clip, goals, range, input.time_secs);
@@ -382,7 +437,7 @@ impl Plan {
     ) {
         let ground = input.ground_height;
         for i in range {
-            let track = &mut self.tracks[i];
+            let track = &self.tracks.tracks[i];
             let channel = &clip.channels[track.channel];
             let sample = self.samples[track.channel];
             let target = match track.target {
@@ -400,8 +455,8 @@ impl Plan {
                     _ => creature.body(b).position,
                 }),
             };
-            if target.is_some() || ground != 0.0 {
-                track.frame = MotionFrame::new(
+            let frame = if target.is_some() || ground != 0.0 {
+                let frame = MotionFrame::new(
                     &channel.mode,
                     &track.rest,
                     &Surroundings {
@@ -410,12 +465,25 @@ impl Plan {
                     },
                     track.mirrored,
                 );
-            }
+                if self.frames.is_empty() {
+                    let own = self.tracks.tracks.iter().map(|t| t.frame);
+                    self.frames = own.collect();
+                    self.rebuilt = vec![false; self.frames.len()];
+                }
+                self.frames[i] = frame;
+                self.rebuilt[i] = true;
+                frame
+            } else {
+                if let Some(r) = self.rebuilt.get_mut(i) {
+                    *r = false;
+                }
+                track.frame
+            };
             let qg = BodyPose {
                 position: sample.position.unwrap_or(Vec3::ZERO),
                 rotation: sample.rotation.unwrap_or(Quat::IDENTITY),
             };
-            self.track_poses[i] = track.frame.specialize(qg);
+            self.track_poses[i] = frame.specialize(qg);
         }
     }
 
@@ -427,7 +495,7 @@ impl Plan {
         t: f32,
     ) {
         for i in range {
-            let track = &self.tracks[i];
+            let track = &self.tracks.tracks[i];
             let channel = &clip.channels[track.channel];
             let sample = self.samples[track.channel];
             let qs = self.track_poses[i];

@@ -28,11 +28,12 @@ use crate::runtime::gait::{Gait, GaitInput, GaitLayer, default_walk};
 use crate::runtime::ik::IkDebug;
 use crate::runtime::pipeline::PoseStage;
 use crate::runtime::pose::BodyPose;
+use crate::runtime::shared::PerCreature;
 use crate::runtime::terrain::Terrain;
 use blend::{LayerAccum, blend_layers};
 use glam::{Quat, Vec3};
 use instance::{Instance, InstanceSettings, Phase};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock, Weak};
 use thiserror::Error;
 
 /// The longest step passed to secondary motion in one update.
@@ -110,20 +111,33 @@ pub enum PlayError {
     InvalidParams(String),
 }
 
-/// A clip's binding to this character's creature, with a plan per variant built on demand
-/// (ownership and frames resolved once, paper 4.1).
-#[derive(Clone, Debug)]
+/// A clip's binding to a creature, with a plan per variant built on demand (ownership and
+/// frames resolved once, paper 4.1). Cached per (clip, creature): every character of one
+/// creature (`Arc`) playing one clip (`Arc`) reads the same one.
+#[derive(Debug)]
 struct CachedBinding {
     clip: Arc<Clip>,
     binding: Binding,
-    plans: Vec<Option<Plan>>,
+    plans: Vec<OnceLock<Option<Plan>>>,
 }
+
+/// A clip by identity (its `Arc`), as the key of the binding cache.
+#[derive(Clone)]
+struct ClipKey(Weak<Clip>);
+
+impl PartialEq for ClipKey {
+    fn eq(&self, other: &Self) -> bool {
+        Weak::ptr_eq(&self.0, &other.0)
+    }
+}
+
+static BINDINGS: PerCreature<ClipKey, CachedBinding> = PerCreature::new();
 
 /// One animated character: a creature and the clips playing on it.
 #[derive(Clone, Debug)]
 pub struct Character {
     creature: Arc<Creature>,
-    bindings: Vec<CachedBinding>,
+    bindings: Vec<Arc<CachedBinding>>,
     instances: Vec<Instance>,
     next_id: u64,
     targets_world: Vec<Vec3>,
@@ -184,13 +198,17 @@ impl Character {
         {
             return i;
         }
-        let binding = bind(clip, &self.creature);
-        let plans = vec![None; binding.variants.len()];
-        self.bindings.push(CachedBinding {
-            clip: Arc::clone(clip),
-            binding,
-            plans,
+        let creature = &self.creature;
+        let key = ClipKey(Arc::downgrade(clip));
+        let entry = BINDINGS.get(creature, &key, || {
+            let binding = bind(clip, creature);
+            CachedBinding {
+                clip: Arc::clone(clip),
+                plans: binding.variants.iter().map(|_| OnceLock::new()).collect(),
+                binding,
+            }
         });
+        self.bindings.push(entry);
         self.bindings.len() - 1
     }
 
@@ -262,7 +280,7 @@ impl Character {
             VariantChoice::ClosestTo(p) => self.choose_variant(clip, p).unwrap_or(0),
         };
         let i = self.cached(clip);
-        let entry = &mut self.bindings[i];
+        let entry = &self.bindings[i];
         if let Some(reason) = &entry.binding.reason {
             return Err(PlayError::DoesNotBind {
                 clip: clip.name.clone(),
@@ -271,7 +289,7 @@ impl Character {
             });
         }
         let count = entry.binding.variants.len();
-        let Some(slot) = entry.plans.get_mut(variant) else {
+        let Some(slot) = entry.plans.get(variant) else {
             return Err(PlayError::NoSuchVariant {
                 clip: clip.name.clone(),
                 creature: self.creature.name().to_string(),
@@ -279,10 +297,9 @@ impl Character {
                 count,
             });
         };
-        if slot.is_none() {
-            *slot = Plan::new(clip, &self.creature, &entry.binding, variant);
-        }
-        let Some(plan) = slot.clone() else {
+        let built = slot.get_or_init(|| Plan::new(clip, &self.creature, &entry.binding, variant));
+        // The clone shares the plan's tracks and has buffers of its own.
+        let Some(plan) = built.clone() else {
             return Err(PlayError::NoSuchVariant {
                 clip: clip.name.clone(),
                 creature: self.creature.name().to_string(),
