@@ -407,3 +407,23 @@ fn the_gait_style_files_load_and_cover_one_to_six_feet() {
         );
     }
 }
+
+#[test]
+fn walkers_of_one_creature_share_their_legs_and_step_alike() {
+    let c = Arc::new(common::creature("hexapod").clone());
+    let mut a = Character::new(Arc::clone(&c));
+    let mut b = Character::new(Arc::clone(&c));
+    let mut own = Character::new(Arc::new((*c).clone()));
+    assert!(std::ptr::eq(a.gait().gear(), b.gait().gear()));
+    assert!(!std::ptr::eq(a.gait().gear(), own.gait().gear()));
+    for ch in [&mut a, &mut own] {
+        ch.set_locomotion(Vec3::Z * 0.6, 0.3);
+    }
+    for _ in 0..120 {
+        for ch in [&mut a, &mut b, &mut own] {
+            ch.update(DT);
+        }
+        assert_eq!(a.pose(), own.pose());
+    }
+    assert_ne!(a.pose(), b.pose(), "one walker's velocity moved another");
+}

@@ -13,6 +13,7 @@ pub use style::{GaitStyle, GroupParams};
 use crate::runtime::creature::Creature;
 use crate::runtime::eval::Goals;
 use crate::runtime::pose::BodyPose;
+use crate::runtime::shared::PerCreature;
 use crate::runtime::terrain::Terrain;
 use foot::BodyMotionNow;
 use glam::{Quat, Vec3};
@@ -95,7 +96,9 @@ pub struct GaitInput<'a> {
 /// One character's gait state.
 #[derive(Clone, Debug)]
 pub struct Gait {
-    gear: Gear,
+    /// What depends only on the creature, shared by the characters of one creature when
+    /// made with [`Gait::shared`].
+    gear: Arc<Gear>,
     feet: Vec<FootState>,
     /// The reference group's cycle, kept modulo 12 so every group's phase (a multiple p/q of
     /// it with q ≤ 4) stays continuous when it wraps.
@@ -108,9 +111,20 @@ pub struct Gait {
     drop: f32,
 }
 
+static SHARED: PerCreature<(), Gear> = PerCreature::new();
+
 impl Gait {
     pub fn new(creature: &Creature) -> Self {
-        let gear = Gear::of(creature);
+        Gait::with_gear(Arc::new(Gear::of(creature)))
+    }
+
+    /// A gait whose legs and groups are shared with every other character of the same
+    /// creature (`Arc`); it steps exactly as [`Gait::new`]'s.
+    pub fn shared(creature: &Arc<Creature>) -> Self {
+        Gait::with_gear(SHARED.get(creature, &(), || Gear::of(creature)))
+    }
+
+    fn with_gear(gear: Arc<Gear>) -> Self {
         let params = gear.groups.iter().map(|_| GroupParams::default()).collect();
         Gait {
             gear,

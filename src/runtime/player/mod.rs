@@ -161,7 +161,7 @@ impl Character {
     pub fn new(creature: Arc<Creature>) -> Self {
         let n = creature.len();
         let stage = PoseStage::shared(&creature);
-        let gait = Gait::new(&creature);
+        let gait = Gait::shared(&creature);
         let goals = Goals::new(n);
         Character {
             creature,
