@@ -445,3 +445,38 @@ fn solvers_of_one_creature_share_plans_and_solve_alike() {
     tuned.solve(&c, &far, &mut po);
     assert_eq!(pa, po);
 }
+
+#[test]
+fn a_spine_body_jointed_to_the_root_turns_toward_its_pulled_child() {
+    // The centaur's waist hangs on the root (its joint moves only with it); a hand pulled
+    // toward the ground drags the chest down and aside, and the waist must follow it rather
+    // than stand upright with the chest dislocated from its top.
+    let c = common::creature("centaur");
+    let (root, waist, chest, hand) = (
+        c.root(),
+        c.find("waist").unwrap(),
+        c.find("chest").unwrap(),
+        c.find("hand_l").unwrap(),
+    );
+    assert_eq!(c.parent(waist), Some(root));
+    let mut g = Goals::new(c.len());
+    g.set_position(hand, Vec3::new(0.36, 0.4, 0.75), 1.0);
+    g.set_rotation(chest, Quat::from_rotation_x(0.44), 1.0);
+    let (pose, _) = solve(c, &g);
+    let joint = posed_joint(c, &pose, chest);
+    let waist_joint = posed_joint(c, &pose, waist);
+    assert!(
+        joint.distance(c.pivot(chest)) > 0.05,
+        "the chest was not pulled: the test shows nothing"
+    );
+    // Where the waist holds its child's joint, seen from the waist's pose.
+    let rest = c.body(waist);
+    let held = pose[waist].position
+        + pose[waist].rotation * (rest.rotation.inverse() * (c.pivot(chest) - rest.position));
+    let (bone, along) = (joint - waist_joint, held - waist_joint);
+    let off = bone.distance(along.normalize() * bone.length());
+    assert!(
+        off < 1e-3 * c.size(),
+        "the chest's joint is {off} m off the waist's bone"
+    );
+}

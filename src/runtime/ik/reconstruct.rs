@@ -150,7 +150,7 @@ pub(super) fn spine_aim_pairs(plan: &SpinePlan, rig: &Rig) -> Vec<AimPair> {
     for q in &plan.particles {
         placed[q.body as usize] = true;
         rotation_goal[q.body as usize] = q.rotation_goal;
-        if q.fixed || q.end_goal || (q.rotation_goal && q.leaf_count == 0) {
+        if q.body == rig.root || q.end_goal || (q.rotation_goal && q.leaf_count == 0) {
             only_child[q.body as usize] = NONE;
         }
     }
@@ -196,8 +196,8 @@ const GOAL_AIM_FULL: f32 = 8e-3;
 /// Tangent and transported frames follow the curve, but where the spine bends hard the
 /// curve's tangent at a joint no longer points at the next joint, and the child then sits
 /// off the end of its parent (a visible dislocation). Joints do not move; the frame's twist
-/// is kept. The root, bodies rigid with it and ends of the spine carrying a goal keep the
-/// rotation they were given.
+/// is kept. The root and ends of the spine carrying a goal keep the rotation they were given;
+/// a body jointed to the root turns like any other (only its joint is held by the root).
 fn aim_spine_bones(plan: &SpinePlan, rig: &Rig, scratch: &mut Scratch, out: &mut [BodyPose]) {
     let shortest = 0.01 * rig.size;
     let joint = |out: &[BodyPose], b: usize| {
