@@ -262,3 +262,32 @@ fn a_renderer_that_cannot_start_does_not_fail_the_run() {
     assert_eq!(summary["passed"], 0);
     assert_eq!(summary["thumbnails"]["rendered"], 0);
 }
+
+#[test]
+fn a_rotation_goal_fading_in_is_measured_from_the_reach_its_blend_allows() {
+    // Hands sent far overhead, turned half way (weight 0.5) toward pointing up: the IK puts
+    // the wrist where that blended rotation, from the rest rotation, holds it below the
+    // hand, at full reach toward the goal. That clamp is by design, not a goal error.
+    let mut c = Channel::new("raise", ContextQuery::cap(Cap::Grasper));
+    c.mode = MovementMode {
+        position: PositionMode::Absolute,
+        ..Default::default()
+    };
+    c.position = Some(KeyedCurve::constant(Vec3::new(0.3, 3.0, 0.3)));
+    c.rotation = Some(KeyedCurve::constant(glam::Quat::IDENTITY));
+    c.rotation_weight = Some(KeyedCurve::constant(0.5));
+    let mut clip = Clip::new("raise", 1.0);
+    clip.channels = vec![c];
+    clip.validate().unwrap();
+    let cell = check_cell(
+        &Arc::new(clip),
+        &arc_creature("biped"),
+        &ValidationConfig::default(),
+    );
+    assert!(cell.binds());
+    assert!(
+        !checks_of(&cell).contains(&Check::GoalError),
+        "{:?}",
+        checks_of(&cell)
+    );
+}

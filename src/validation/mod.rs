@@ -353,10 +353,18 @@ fn in_place(
                 0.1 * size
             };
             // A goal beyond the limb's reach is clamped by the IK on purpose; what is left
-            // to miss is the reachable point toward it.
-            let turn = goals
-                .rotation(b)
-                .and_then(|(q, w)| (w >= 0.999).then_some(q));
+            // to miss is the reachable point toward it. A rotation goal sets where the joint
+            // must be; one fading in does so blended from the root-relative rest rotation,
+            // as the IK turns 6-DOF goals into joint goals.
+            let root = creature.root();
+            let turn = goals.rotation(b).map(|(q, w)| {
+                if w >= 0.999 {
+                    q
+                } else {
+                    let delta = pose[root].rotation * creature.body(root).rotation.inverse();
+                    (delta * creature.body(b).rotation).slerp(q, w).normalize()
+                }
+            });
             let goal = checks::reachable_goal(creature, &pose, b, goal, turn, limb_max_stretch)
                 .unwrap_or(goal);
             let err = goal.distance(pose[b].position) / reach.max(0.01 * size);
