@@ -8,10 +8,16 @@ use glam::{Quat, Vec3};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The creature for `seed`: the same seed always gives the same creature.
 /// Neighbouring heads' centres are at least this many head radii apart sideways.
 const HEAD_SPACING: f32 = 2.6;
 
+/// Shoulders of neighbouring arm pairs, and the rearmost shoulder and the frontmost hip,
+/// are at least this fraction of the creature's size apart along the spine: a player puts
+/// a second pair of arms below the first and the front legs behind the arms, not on the
+/// same spot, where every swing of an arm would pass through its neighbour.
+const LIMB_GAP: f32 = 0.15;
+
+/// The creature for `seed`: the same seed always gives the same creature.
 pub fn generate(seed: u64) -> Result<Creature, CreatureError> {
     Zoo::new(seed).build()
 }
@@ -53,7 +59,7 @@ impl Zoo {
     fn build(mut self) -> Result<Creature, CreatureError> {
         let legs = *pick(&mut self.rng, &[0, 2, 2, 2, 3, 4, 4, 4, 5, 6, 6, 8]);
         let upright = legs == 2 && self.chance(0.55);
-        let graspers = *pick(&mut self.rng, &[0, 0, 2, 2, 2, 1, 3, 4, 6]);
+        let graspers: usize = *pick(&mut self.rng, &[0, 0, 2, 2, 2, 1, 3, 4, 6]);
         let heads = *pick(&mut self.rng, &[0, 1, 1, 1, 1, 1, 2, 3]);
         let floats = legs == 0 && self.chance(0.4);
         let s = self.size;
@@ -66,8 +72,16 @@ impl Zoo {
         };
         let segments = self.rng.random_range(3..=12usize);
         let spine = self.spine(segments, upright, hip_height);
-        self.legs(&spine, legs, upright, hip_height);
-        self.arms(&spine, graspers, upright, hip_height);
+        let (arm_at, leg_front) = spine.limb_layout(
+            graspers.div_ceil(2),
+            legs > 0,
+            upright,
+            LIMB_GAP * s,
+        );
+        // Arm pairs that found no room are left off.
+        let graspers = graspers.min(2 * arm_at.len());
+        self.legs(&spine, legs, upright, hip_height, leg_front);
+        self.arms(&spine, graspers, &arm_at, hip_height);
         self.heads(&spine, heads, upright);
         if self.chance(0.5) {
             self.tail(&spine, upright);
@@ -141,14 +155,13 @@ impl Zoo {
 
     /// Legs in left/right pairs along the spine (an odd one in the middle), every foot on the
     /// ground. Some fork below the knee into two feet.
-    fn legs(&mut self, spine: &Spine, count: usize, upright: bool, hip_height: f32) {
+    fn legs(&mut self, spine: &Spine, count: usize, upright: bool, hip_height: f32, front: usize) {
         if count == 0 {
             return;
         }
         let pairs = count / 2;
-        let n = spine.names.len();
         for k in 0..pairs {
-            let at = if upright { 0 } else { leg_attach(k, pairs, n) };
+            let at = if upright { 0 } else { leg_attach(k, pairs, front + 1) };
             let spread = self.range(0.15, 0.6) * hip_height;
             let segments = self.rng.random_range(2..=4usize);
             let fork = self.chance(0.12);
@@ -165,7 +178,7 @@ impl Zoo {
             );
         }
         if count % 2 == 1 {
-            let at = if upright { 0 } else { n / 2 };
+            let at = if upright { 0 } else { front / 2 };
             let segments = self.rng.random_range(2..=4usize);
             self.leg(
                 spine, at, "leg_mid", "", 0.0, 0.0, segments, false, hip_height,
@@ -270,15 +283,10 @@ impl Zoo {
 
     /// Arms hang from the front (or top) of the spine, reaching down and forward, their
     /// graspers well clear of the ground.
-    fn arms(&mut self, spine: &Spine, count: usize, upright: bool, hip_height: f32) {
+    fn arms(&mut self, spine: &Spine, count: usize, at: &[usize], hip_height: f32) {
         let s = self.size;
-        let n = spine.names.len();
         for k in 0..count.div_ceil(2) {
-            let at = if upright {
-                n.saturating_sub(1 + k)
-            } else {
-                n.saturating_sub(1 + k).min(n - 1)
-            };
+            let at = at[k];
             let reach = s * self.range(0.15, 0.35);
             let segments = self.rng.random_range(2..=3usize);
             let radius = 0.025 * s;
@@ -481,7 +489,66 @@ impl Zoo {
     }
 }
 
-/// Spine body for leg pair `k` of `pairs`: spread from the back to the front.
+impl Spine {
+    fn segment_middle(&self, i: usize) -> Vec3 {
+        self.joints[i].lerp(self.joints[i + 1], 0.5)
+    }
+
+    /// The nearest segment rootward of `from` whose middle is at least `gap` from its.
+    fn rootward_apart(&self, from: usize, gap: f32) -> Option<usize> {
+        let at = self.segment_middle(from);
+        (0..from)
+            .rev()
+            .find(|&i| self.segment_middle(i).distance(at) >= gap)
+    }
+
+    /// The segments for `pairs` arm pairs (from the front or top down, each [`LIMB_GAP`]
+    /// from the last) and the frontmost segment legs may use. A horizontal body keeps its
+    /// front legs a gap behind the rearmost arms; an upright one stands on its first
+    /// segment, which the arms stay a gap above. Pairs that leave no room are dropped.
+    fn limb_layout(&self, pairs: usize, legs: bool, upright: bool, gap: f32) -> (Vec<usize>, usize) {
+        let n = self.names.len();
+        let mut arms: Vec<usize> = Vec::with_capacity(pairs);
+        for _ in 0..pairs {
+            let next = match arms.last() {
+                None => Some(n - 1),
+                Some(&last) => self.rootward_apart(last, gap),
+            };
+            match next {
+                Some(at) => arms.push(at),
+                None => break,
+            }
+        }
+        if !legs {
+            return (arms, n - 1);
+        }
+        if upright {
+            let hip = self.segment_middle(0);
+            while arms.len() > 1
+                && arms
+                    .last()
+                    .is_some_and(|&a| self.segment_middle(a).distance(hip) < gap)
+            {
+                arms.pop();
+            }
+            return (arms, 0);
+        }
+        loop {
+            match arms.last() {
+                None => return (arms, n - 1),
+                Some(&last) => match self.rootward_apart(last, gap) {
+                    Some(front) => return (arms, front),
+                    None => {
+                        arms.pop();
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// Spine body for leg pair `k` of `pairs` on the first `n` segments: spread from the back
+/// to the front.
 fn leg_attach(k: usize, pairs: usize, n: usize) -> usize {
     if pairs <= 1 {
         return n / 3;
