@@ -109,3 +109,47 @@ fn the_heads_of_a_many_headed_creature_stand_apart() {
     }
     assert!(checked > 20, "only {checked} pairs of heads in 500 seeds");
 }
+
+#[test]
+fn arm_pairs_and_front_legs_leave_the_shoulders_room() {
+    let mut checked = 0;
+    for seed in 0..500u64 {
+        let c = anymorph::zoo::generate(seed).unwrap();
+        // Room to swing: four times the thicker limb's radius between where they leave
+        // the body (the zoo's gap is six arm radii).
+        let radius = |b: usize| c.body(b).half_extents.min_element();
+        // Where each limb leaves the spine, and on which side.
+        let root_of = |mut b: usize| {
+            while let Some(p) = c.parent(b) {
+                if c.is_spine(p) {
+                    break;
+                }
+                b = p;
+            }
+            b
+        };
+        let arms: BTreeSet<usize> = (0..c.len())
+            .filter(|&b| c.body(b).has_cap(&Cap::Grasper))
+            .map(root_of)
+            .collect();
+        let legs: BTreeSet<usize> = c.legs().iter().map(|l| l.chain[0]).collect();
+        let side = |b: usize| c.pivot(b).x.signum() as i32 * i32::from(c.pivot(b).x.abs() > 1e-4);
+        for &a in &arms {
+            for &other in arms.iter().chain(&legs) {
+                if other == a || side(other) != side(a) {
+                    continue;
+                }
+                let apart = c.pivot(a).distance(c.pivot(other));
+                let gap = 4.0 * radius(a).max(radius(other));
+                assert!(
+                    apart >= gap,
+                    "seed {seed}: {} and {} are {apart} apart, need {gap}",
+                    c.body(a).name,
+                    c.body(other).name
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} pairs of limbs in 500 seeds");
+}
