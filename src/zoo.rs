@@ -72,12 +72,8 @@ impl Zoo {
         };
         let segments = self.rng.random_range(3..=12usize);
         let spine = self.spine(segments, upright, hip_height);
-        let (arm_at, leg_front) = spine.limb_layout(
-            graspers.div_ceil(2),
-            legs > 0,
-            upright,
-            LIMB_GAP * s,
-        );
+        let (arm_at, leg_front) =
+            spine.limb_layout(graspers.div_ceil(2), legs > 0, upright, LIMB_GAP * s);
         // Arm pairs that found no room are left off.
         let graspers = graspers.min(2 * arm_at.len());
         self.legs(&spine, legs, upright, hip_height, leg_front);
@@ -161,7 +157,11 @@ impl Zoo {
         }
         let pairs = count / 2;
         for k in 0..pairs {
-            let at = if upright { 0 } else { leg_attach(k, pairs, front + 1) };
+            let at = if upright {
+                0
+            } else {
+                leg_attach(k, pairs, front + 1)
+            };
             let spread = self.range(0.15, 0.6) * hip_height;
             let segments = self.rng.random_range(2..=4usize);
             let fork = self.chance(0.12);
@@ -506,7 +506,13 @@ impl Spine {
     /// from the last) and the frontmost segment legs may use. A horizontal body keeps its
     /// front legs a gap behind the rearmost arms; an upright one stands on its first
     /// segment, which the arms stay a gap above. Pairs that leave no room are dropped.
-    fn limb_layout(&self, pairs: usize, legs: bool, upright: bool, gap: f32) -> (Vec<usize>, usize) {
+    fn limb_layout(
+        &self,
+        pairs: usize,
+        legs: bool,
+        upright: bool,
+        gap: f32,
+    ) -> (Vec<usize>, usize) {
         let n = self.names.len();
         let mut arms: Vec<usize> = Vec::with_capacity(pairs);
         for _ in 0..pairs {
