@@ -72,8 +72,13 @@ impl Zoo {
         };
         let segments = self.rng.random_range(3..=12usize);
         let spine = self.spine(segments, upright, hip_height);
-        let (arm_at, leg_front) =
-            spine.limb_layout(graspers.div_ceil(2), legs > 0, upright, LIMB_GAP * s);
+        let (arm_at, leg_front) = spine.limb_layout(
+            graspers.div_ceil(2),
+            legs > 0,
+            heads > 0,
+            upright,
+            LIMB_GAP * s,
+        );
         // Arm pairs that found no room are left off.
         let graspers = graspers.min(2 * arm_at.len());
         self.legs(&spine, legs, upright, hip_height, leg_front);
@@ -503,21 +508,31 @@ impl Spine {
     }
 
     /// The segments for `pairs` arm pairs (from the front or top down, each [`LIMB_GAP`]
-    /// from the last) and the frontmost segment legs may use. A horizontal body keeps its
-    /// front legs a gap behind the rearmost arms; an upright one stands on its first
-    /// segment, which the arms stay a gap above. Pairs that leave no room are dropped.
+    /// from the last, the first a gap from the front end where a neck leaves) and the
+    /// frontmost segment legs may use. A horizontal body keeps its front legs a gap behind
+    /// the rearmost arms; an upright one stands on its first segment, which the arms stay a
+    /// gap above. Pairs that leave no room are dropped.
     fn limb_layout(
         &self,
         pairs: usize,
         legs: bool,
+        neck: bool,
         upright: bool,
         gap: f32,
     ) -> (Vec<usize>, usize) {
         let n = self.names.len();
+        let front = self.joints[n];
+        let first = if neck {
+            (0..n)
+                .rev()
+                .find(|&i| self.segment_middle(i).distance(front) >= gap)
+        } else {
+            Some(n - 1)
+        };
         let mut arms: Vec<usize> = Vec::with_capacity(pairs);
         for _ in 0..pairs {
             let next = match arms.last() {
-                None => Some(n - 1),
+                None => first,
                 Some(&last) => self.rootward_apart(last, gap),
             };
             match next {
