@@ -545,12 +545,13 @@ impl Spine {
         }
         if upright {
             let hip = self.segment_middle(0);
-            while arms.len() > 1
-                && arms
-                    .last()
-                    .is_some_and(|&a| self.segment_middle(a).distance(hip) < gap)
-            {
+            let clear = |a: usize| self.segment_middle(a).distance(hip) >= gap;
+            while arms.last().is_some_and(|&a| !clear(a)) {
                 arms.pop();
+            }
+            // Too short to keep a neck's gap: one pair at the top, beside the neck.
+            if arms.is_empty() && pairs > 0 && clear(n - 1) {
+                arms.push(n - 1);
             }
             return (arms, 0);
         }
