@@ -61,6 +61,8 @@ pub(super) struct FrameGoals {
     /// The rotation that carried the centre goal to the joint: the rotation goal blended
     /// into the root-relative rest rotation. A goal body with no IK below it ends with it.
     pub rotation_used: Vec<Quat>,
+    /// Per target of the plan (in [`Plan::targets`] order), the weighted sums of its
+    /// sources' goals: scratch of [`FrameGoals::prepare`], a few entries, not one per body.
     joint_sum: Vec<Vec3A>,
     centre_sum: Vec<Vec3A>,
     rotation_sum: Vec<Quat>,
@@ -70,47 +72,46 @@ impl FrameGoals {
     pub fn prepare(&mut self, plan: &Plan, rig: &Rig, goals: &Goals, root: &RootPose) {
         let n = rig.len();
         if self.joint.len() != n {
-            *self = FrameGoals {
-                joint: vec![Vec3A::ZERO; n],
-                centre: vec![Vec3A::ZERO; n],
-                position_weight: vec![0.0; n],
-                rotation: vec![Quat::IDENTITY; n],
-                rotation_weight: vec![0.0; n],
-                rotation_used: vec![Quat::IDENTITY; n],
-                joint_sum: vec![Vec3A::ZERO; n],
-                centre_sum: vec![Vec3A::ZERO; n],
-                rotation_sum: vec![Quat::IDENTITY; n],
-            };
+            self.joint = vec![Vec3A::ZERO; n];
+            self.centre = vec![Vec3A::ZERO; n];
+            self.position_weight = vec![0.0; n];
+            self.rotation = vec![Quat::IDENTITY; n];
+            self.rotation_weight = vec![0.0; n];
+            self.rotation_used = vec![Quat::IDENTITY; n];
         }
         // Only this plan's targets are written, and the plan reads only them (stale values
         // of another goal mask's targets are never looked at).
+        let slots = plan.targets.len();
+        self.joint_sum.clear();
+        self.joint_sum.resize(slots, Vec3A::ZERO);
+        self.centre_sum.clear();
+        self.centre_sum.resize(slots, Vec3A::ZERO);
+        self.rotation_sum.clear();
+        self.rotation_sum
+            .resize(slots, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0));
         for &t in &plan.targets {
-            let t = t as usize;
-            self.position_weight[t] = 0.0;
-            self.rotation_weight[t] = 0.0;
-            self.joint_sum[t] = Vec3A::ZERO;
-            self.centre_sum[t] = Vec3A::ZERO;
-            self.rotation_sum[t] = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+            self.position_weight[t as usize] = 0.0;
+            self.rotation_weight[t as usize] = 0.0;
         }
         // Rotations first: they carry the position goals to the joints.
         for s in plan.sources.iter().filter(|s| s.rotation) {
-            let (b, t) = (s.body as usize, s.target as usize);
+            let (b, t, k) = (s.body as usize, s.target as usize, s.slot as usize);
             let Some((q, w)) = goals.rotation(b) else {
                 continue;
             };
             let q = q * s.source_to_target;
-            let sum = self.rotation_sum[t];
+            let sum = self.rotation_sum[k];
             let q = if sum.dot(q) < 0.0 { -q } else { q };
-            self.rotation_sum[t] = sum + q * w;
+            self.rotation_sum[k] = sum + q * w;
             self.rotation_weight[t] += w;
         }
-        for &t in &plan.targets {
+        for (k, &t) in plan.targets.iter().enumerate() {
             let t = t as usize;
             let rest = (root.delta * rig.rotation[t]).normalize();
             let w = self.rotation_weight[t].min(1.0);
-            let len = self.rotation_sum[t].length();
+            let len = self.rotation_sum[k].length();
             if w > 0.0 && len > 1e-12 && len.is_finite() {
-                let goal = self.rotation_sum[t] / len;
+                let goal = self.rotation_sum[k] / len;
                 self.rotation[t] = goal;
                 self.rotation_weight[t] = w;
                 self.rotation_used[t] = if w >= 1.0 {
@@ -124,18 +125,18 @@ impl FrameGoals {
             }
         }
         for s in plan.sources.iter().filter(|s| s.position) {
-            let (b, t) = (s.body as usize, s.target as usize);
+            let (b, t, k) = (s.body as usize, s.target as usize, s.slot as usize);
             let Some((c, w)) = goals.position(b) else {
                 continue;
             };
             let c = Vec3A::from(c);
-            self.centre_sum[t] += c * w;
+            self.centre_sum[k] += c * w;
             self.position_weight[t] += w;
         }
         // A limb body sent somewhere with no rotation of its own turns with its limb: the
         // hand of an arm reaching across the body points across too, rather than keeping
         // its rest direction and putting its wrist out of reach.
-        for &t in &plan.targets {
+        for (k, &t) in plan.targets.iter().enumerate() {
             let t = t as usize;
             let (total, shoulder) = (self.position_weight[t], rig.limb_root[t]);
             if self.rotation_weight[t] > 0.0 || total <= 0.0 || shoulder == NONE {
@@ -143,27 +144,27 @@ impl FrameGoals {
             }
             let shoulder = root.point(rig.pivot[shoulder as usize]);
             let rest_centre = root.point(rig.centre[t]);
-            let goal = rest_centre.lerp(self.centre_sum[t] / total, total.min(1.0));
+            let goal = rest_centre.lerp(self.centre_sum[k] / total, total.min(1.0));
             let turn = arc(rest_centre - shoulder, goal - shoulder);
             self.rotation_used[t] = (turn * self.rotation_used[t]).normalize();
         }
         for s in plan.sources.iter().filter(|s| s.position) {
-            let (b, t) = (s.body as usize, s.target as usize);
+            let (b, t, k) = (s.body as usize, s.target as usize, s.slot as usize);
             let Some((c, w)) = goals.position(b) else {
                 continue;
             };
             let c = Vec3A::from(c);
-            self.joint_sum[t] += (c - self.rotation_used[t] * s.centre_in_target) * w;
+            self.joint_sum[k] += (c - self.rotation_used[t] * s.centre_in_target) * w;
         }
-        for &t in &plan.targets {
+        for (k, &t) in plan.targets.iter().enumerate() {
             let t = t as usize;
             let total = self.position_weight[t];
             if total > 0.0 {
                 let w = total.min(1.0);
                 let rest_joint = root.point(rig.pivot[t]);
                 let rest_centre = root.point(rig.centre[t]);
-                self.joint[t] = rest_joint.lerp(self.joint_sum[t] / total, w);
-                self.centre[t] = rest_centre.lerp(self.centre_sum[t] / total, w);
+                self.joint[t] = rest_joint.lerp(self.joint_sum[k] / total, w);
+                self.centre[t] = rest_centre.lerp(self.centre_sum[k] / total, w);
                 self.position_weight[t] = w;
             }
         }

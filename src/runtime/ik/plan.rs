@@ -43,6 +43,8 @@ fn key_bit(key: &[u64], b: usize, bit: usize) -> bool {
 pub(super) struct GoalSource {
     pub body: u32,
     pub target: u32,
+    /// The target's index in [`Plan::targets`].
+    pub slot: u16,
     pub position: bool,
     pub rotation: bool,
     /// The source's rest centre seen from the target's rest pivot, in the target's rest
@@ -122,17 +124,22 @@ impl Plan {
             }
             let t = target(b);
             let rest_in_target = rig.inv_rotation[t] * (rig.centre[b] - rig.pivot[t]);
+            let slot = match targets.iter().position(|&x| x == t as u32) {
+                Some(k) => k,
+                None => {
+                    targets.push(t as u32);
+                    targets.len() - 1
+                }
+            };
             sources.push(GoalSource {
                 body: b as u32,
                 target: t as u32,
+                slot: slot as u16,
                 position: has_position(b),
                 rotation: has_rotation(b),
                 centre_in_target: rest_in_target,
                 source_to_target: (rig.inv_rotation[b] * rig.rotation[t]).normalize(),
             });
-            if !targets.contains(&(t as u32)) {
-                targets.push(t as u32);
-            }
             position_target[t] |= has_position(b);
             rotation_target[t] |= has_rotation(b);
         }
