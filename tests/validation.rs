@@ -171,15 +171,15 @@ fn the_thresholds_file_loads_and_bad_values_name_the_field() {
     assert!(ValidationConfig::from_str(&text, "v.json").is_err());
 }
 
-/// A clip folder holding one clip that fails on the biped (hands under the ground) and a
-/// creature folder holding the biped.
+/// A clip folder holding one clip that fails on the biped (its spine sent half a metre
+/// under the ground) and a creature folder holding the biped.
 fn failing_inputs() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let (clips, creatures) = (dir.path().join("clips"), dir.path().join("creatures"));
     std::fs::create_dir_all(&clips).unwrap();
     std::fs::create_dir_all(&creatures).unwrap();
-    let clip = one_channel_clip("dig", Cap::Grasper, Vec3::new(0.3, -0.5, 0.3));
-    anymorph::io::save_clip(&clips.join("dig.clip.json"), &clip).unwrap();
+    let clip = one_channel_clip("sink", Cap::Spine, Vec3::new(0.0, -0.5, 0.0));
+    anymorph::io::save_clip(&clips.join("sink.clip.json"), &clip).unwrap();
     anymorph::io::save_creature(
         &creatures.join("biped.creature.json"),
         common::creature("biped"),
