@@ -310,12 +310,6 @@ impl Plan {
         self.tracks.tracks.iter().map(|t| (t.channel, t.body))
     }
 
-    /// Whether this plan and `other` evaluate one set of tracks (one is a clone of the
-    /// other, or both of a third).
-    pub fn shares_tracks_with(&self, other: &Plan) -> bool {
-        Arc::ptr_eq(&self.tracks, &other.tracks)
-    }
-
     /// The `S`/`G` frame a channel used for a body in the last evaluated frame: what an
     /// editor poses and keys through, so a dragged body lands exactly where the runtime
     /// will put it.
