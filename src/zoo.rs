@@ -501,10 +501,14 @@ impl Spine {
 
     /// The nearest segment rootward of `from` whose middle is at least `gap` from its.
     fn rootward_apart(&self, from: usize, gap: f32) -> Option<usize> {
-        let at = self.segment_middle(from);
-        (0..from)
+        self.rootward_of(from, self.segment_middle(from), gap)
+    }
+
+    /// The nearest segment before `end` whose middle is at least `gap` from `point`.
+    fn rootward_of(&self, end: usize, point: Vec3, gap: f32) -> Option<usize> {
+        (0..end)
             .rev()
-            .find(|&i| self.segment_middle(i).distance(at) >= gap)
+            .find(|&i| self.segment_middle(i).distance(point) >= gap)
     }
 
     /// The segments for `pairs` arm pairs (from the front or top down, each [`LIMB_GAP`]
@@ -521,11 +525,8 @@ impl Spine {
         gap: f32,
     ) -> (Vec<usize>, usize) {
         let n = self.names.len();
-        let front = self.joints[n];
         let first = if neck {
-            (0..n)
-                .rev()
-                .find(|&i| self.segment_middle(i).distance(front) >= gap)
+            self.rootward_of(n, self.joints[n], gap)
         } else {
             Some(n - 1)
         };

@@ -178,9 +178,7 @@ pub struct Plan {
     tracks: Arc<Tracks>,
     /// Per track, the frame used in the last evaluation when it was not the track's own
     /// (a target or a raised ground); empty until one is needed.
-    frames: Vec<MotionFrame>,
-    /// Whether `frames[i]` holds the frame track `i` used last, not its own.
-    rebuilt: Vec<bool>,
+    frames: Vec<Option<MotionFrame>>,
     /// Per track, this frame's specialized pose.
     track_poses: Vec<BodyPose>,
     /// Per channel, this frame's samples and the curve cursors (scratch reused across frames).
@@ -296,7 +294,6 @@ impl Plan {
             variant,
             tracks: Arc::new(Tracks { tracks, tiers }),
             frames: Vec::new(),
-            rebuilt: Vec::new(),
             track_poses: Vec::new(),
             samples: Vec::new(),
             cursors: Vec::new(),
@@ -319,15 +316,13 @@ impl Plan {
             .tracks
             .iter()
             .position(|t| t.channel == channel && t.body == body)?;
-        Some(self.frame(i))
-    }
-
-    fn frame(&self, i: usize) -> MotionFrame {
-        if self.rebuilt.get(i) == Some(&true) {
-            self.frames[i]
-        } else {
-            self.tracks.tracks[i].frame
-        }
+        Some(
+            self.frames
+                .get(i)
+                .copied()
+                .flatten()
+                .unwrap_or(self.tracks.tracks[i].frame),
+        )
     }
 
     /// Sizes the buffers for `clip` and `creature` (a no-op after the first frame).
@@ -460,16 +455,13 @@ impl Plan {
                     track.mirrored,
                 );
                 if self.frames.is_empty() {
-                    let own = self.tracks.tracks.iter().map(|t| t.frame);
-                    self.frames = own.collect();
-                    self.rebuilt = vec![false; self.frames.len()];
+                    self.frames.resize(self.tracks.tracks.len(), None);
                 }
-                self.frames[i] = frame;
-                self.rebuilt[i] = true;
+                self.frames[i] = Some(frame);
                 frame
             } else {
-                if let Some(r) = self.rebuilt.get_mut(i) {
-                    *r = false;
+                if let Some(f) = self.frames.get_mut(i) {
+                    *f = None;
                 }
                 track.frame
             };
