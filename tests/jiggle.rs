@@ -26,6 +26,9 @@ fn stage(c: &Creature, jiggle: bool) -> PoseStage {
 /// that leaves tails, heads and other bodies to the jiggles.
 fn goals_at(c: &Creature, t: f32) -> Goals {
     let mut g = Goals::new(c.len());
+    // The root bobs below its rest height; the ground, which would hold up what hangs
+    // below it, has its own test.
+    g.ground_height = -100.0 * c.size();
     let root = c.root();
     let s = c.size();
     g.set_position(
@@ -231,4 +234,80 @@ fn shared_stages_pose_as_their_own_and_retune_alone() {
             c.name()
         );
     }
+}
+
+/// The lowest point of a body's shape.
+fn lowest(c: &Creature, pose: &[BodyPose], b: usize) -> f32 {
+    pose[b].position.y - c.body(b).reach_below(pose[b].rotation)
+}
+
+#[test]
+fn passive_bodies_rest_on_the_ground_instead_of_sinking_through_it() {
+    let c = common::creatures()
+        .iter()
+        .find(|c| c.name() == "biped")
+        .unwrap();
+    let hand = c.bodies().iter().position(|b| b.name == "hand_l").unwrap();
+    // Ground raised above the hanging hands, below the pelvis: nothing has a goal, so the
+    // legs and arms are all passive and would hang through it.
+    let ground = 0.85;
+    let settle = |ground_height: f32| {
+        let mut st = stage(c, true);
+        let mut g = Goals::new(c.len());
+        g.ground_height = ground_height;
+        for _ in 0..120 {
+            st.run(c, &g, DT);
+        }
+        assert!(st.has_ik().iter().skip(1).all(|&h| !h));
+        st.pose().to_vec()
+    };
+    let sunk = settle(-100.0);
+    assert!(
+        lowest(c, &sunk, hand) < ground - 0.05,
+        "the hand hangs below the raised ground without it"
+    );
+    let rested = settle(ground);
+    let give = 0.5 * IkTuning::default().jiggle.ground_cushion * c.size();
+    for b in (0..c.len()).filter(|&b| b != c.root()) {
+        let low = lowest(c, &rested, b);
+
+        assert!(
+            low >= ground - give - 1e-3 && low.is_finite(),
+            "{} sinks to {low}",
+            c.body(b).name
+        );
+    }
+    // Ground below the feet changes nothing.
+    assert_eq!(settle(0.0), settle(-100.0));
+}
+
+#[test]
+fn a_free_arm_hangs_from_the_root_when_the_chest_bends() {
+    let c = common::creatures()
+        .iter()
+        .find(|c| c.name() == "biped")
+        .unwrap();
+    let id = |n: &str| c.bodies().iter().position(|b| b.name == n).unwrap();
+    let (chest, shoulder, hand) = (id("spine_3"), id("upper_arm_l"), id("hand_l"));
+    let mut g = Goals::new(c.len());
+    let bow = Quat::from_rotation_x(0.8);
+    g.set_rotation(chest, bow * c.body(chest).rotation, 1.0);
+    let mut st = stage(c, true);
+    for _ in 0..180 {
+        st.run(c, &g, DT);
+    }
+    let pose = st.pose();
+    let turned = rotation_angle_between(pose[chest].rotation, c.body(chest).rotation);
+    assert!(turned > 0.6, "the chest bows: {turned}");
+    let hang = |p: &[BodyPose]| (p[hand].position - p[shoulder].position).normalize();
+    let rest: Vec<BodyPose> = c
+        .bodies()
+        .iter()
+        .map(|b| BodyPose::new(b.position, b.rotation))
+        .collect();
+    let off = hang(pose).angle_between(hang(&rest));
+    assert!(
+        off < 0.2,
+        "the arm keeps hanging as at rest, not bowed with the chest: {off} rad"
+    );
 }

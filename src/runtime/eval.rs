@@ -20,6 +20,9 @@ pub struct Goals {
     rotation_weight: Vec<f32>,
     /// Deform values of this frame.
     pub deforms: Vec<DeformValue>,
+    /// The ground's height in character space this frame (the ground that ground-relative
+    /// channels use): passive bodies rest on it rather than sink through it.
+    pub ground_height: f32,
 }
 
 /// One deform curve's value on one body; its name is `clip.channels[channel].deforms`' key
@@ -40,6 +43,7 @@ impl Goals {
             rotation: vec![Quat::IDENTITY; bodies],
             rotation_weight: vec![0.0; bodies],
             deforms: Vec::new(),
+            ground_height: 0.0,
         }
     }
 
@@ -368,6 +372,7 @@ impl Plan {
         let mut scratch = StageTimes::default();
         let mut watch = Stopwatch::start(times.is_some());
         goals.clear();
+        goals.ground_height = input.ground_height;
         self.size_buffers(clip, creature);
         self.sample_curves(clip, input.time_secs);
         watch.lap(&mut scratch.curves);

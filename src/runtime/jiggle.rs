@@ -40,6 +40,10 @@ pub struct JiggleTuning {
     pub max_dt_secs: f32,
     /// Largest angle (rad) a body may swing away from its animated pose.
     pub max_angle: f32,
+    /// Passive bodies rest on the ground, which gives a little: it pushes back ever more
+    /// over the first `ground_cushion` (fraction of the creature's size) a body would sink,
+    /// so they settle rather than bounce off; none sinks more than half of it.
+    pub ground_cushion: f32,
     /// A joint that jumps farther than this fraction of the creature's size in one frame
     /// (a teleport, a scrub) resets its body to the animated pose.
     pub teleport_fraction: f32,
@@ -73,6 +77,7 @@ impl Default for JiggleTuning {
             max_substep_secs: 1.0 / 120.0,
             max_dt_secs: 0.1,
             max_angle: 0.6,
+            ground_cushion: 0.02,
             teleport_fraction: 0.5,
         }
     }
@@ -145,8 +150,19 @@ struct JiggleRig {
     inv_rest_rotation: Vec<Quat>,
     /// Rest pivot minus the parent's rest centre.
     pivot_from_parent: Vec<Vec3A>,
+    /// Per body: a limb hanging off the spine, whose animated pose keeps its rest
+    /// direction relative to the root rather than to its spine body. A free arm hangs as
+    /// it does at rest when the torso bends over it, instead of swinging forward with the
+    /// chest into the ground or the thighs; the IK blends a limb goal fading out from the
+    /// same root-relative rest, so a limb losing its IK hands over where it already is.
+    hangs_from_root: Vec<bool>,
+    root: u32,
     /// Rest centre minus rest pivot, in the body's rest frame.
     centre_from_pivot: Vec<Vec3A>,
+    /// Per body, its shape as a segment and a radius (`Body::rounded`) where it meets
+    /// the ground: tilting a capsule about a joint above it lifts its lowest point
+    /// steadily, where a flat box's corner would dip first.
+    capsule: Vec<(Vec3A, f32)>,
     size: f32,
     tuning: JiggleTuning,
 }
@@ -206,8 +222,28 @@ impl JiggleRig {
                 inv_rest_rotation[b] * Vec3A::from(creature.body(b).position - creature.pivot(b))
             })
             .collect();
+        let hangs_from_root = (0..n)
+            .map(|b| {
+                let body = creature.body(b);
+                creature.parent(b).is_some_and(|p| creature.is_spine(p))
+                    && !creature.is_spine(b)
+                    && [Cap::Limb, Cap::Grasper, Cap::Foot]
+                        .iter()
+                        .any(|c| body.has_cap(c))
+            })
+            .collect();
         let mut j = JiggleRig {
             frequency: vec![0.0; n],
+            capsule: creature
+                .bodies()
+                .iter()
+                .map(|b| {
+                    let (half_axis, radius) = b.rounded();
+                    (half_axis.into(), radius)
+                })
+                .collect(),
+            hangs_from_root,
+            root: creature.root() as u32,
             order: creature.order().iter().map(|&b| b as u32).collect(),
             parent,
             rest_rotation,
@@ -247,8 +283,16 @@ impl JiggleRig {
 impl Jiggles {
     /// Moves the bodies without IK (`has_ik[b]` false) from their rigid follow of their
     /// parents by `dt_secs` of simulation; 0 holds them where they were. Bodies with IK
-    /// are never written.
-    pub fn apply(&mut self, has_ik: &[bool], pose: &mut [BodyPose], dt_secs: f32) {
+    /// are never written. A body that would sink below `ground_height` (character space)
+    /// swings up about its joint to rest on it, as a hanging arm does when the torso bends
+    /// low: the ground pushes passive bodies, nothing else does.
+    pub fn apply(
+        &mut self,
+        has_ik: &[bool],
+        pose: &mut [BodyPose],
+        dt_secs: f32,
+        ground_height: f32,
+    ) {
         let (rig, state) = (&*self.rig, &mut self.state);
         let n = pose.len().min(state.len()).min(has_ik.len());
         if !rig.tuning.enabled {
@@ -271,6 +315,11 @@ impl Jiggles {
         let inv_steps = if steps > 0 { 1.0 / steps as f32 } else { 0.0 };
         let teleport = rig.tuning.teleport_fraction * rig.size;
         let cos_max = rig.tuning.max_angle.clamp(0.0, std::f32::consts::PI).cos();
+        let root = rig.root as usize;
+        let root_delta = match pose.get(root) {
+            Some(r) => r.rotation * rig.inv_rest_rotation[root],
+            None => return,
+        };
         for k in 0..rig.order.len() {
             let b = rig.order[k] as usize;
             let p = rig.parent[b] as usize;
@@ -283,7 +332,13 @@ impl Jiggles {
             }
             let parent_delta = pose[p].rotation * rig.inv_rest_rotation[p];
             let pivot = Vec3A::from(pose[p].position) + parent_delta * rig.pivot_from_parent[b];
-            let animated = parent_delta * rig.rest_rotation[b];
+            // The frame the body's animated pose keeps its rest rotation in.
+            let frame_delta = if rig.hangs_from_root[b] {
+                root_delta
+            } else {
+                parent_delta
+            };
+            let animated = frame_delta * rig.rest_rotation[b];
             let arm = animated * rig.centre_from_pivot[b];
             let length = arm.length();
             let s = &mut state[b];
@@ -338,27 +393,112 @@ impl Jiggles {
                     (arm * inv_length).into(),
                     (s.mass * inv_length).into(),
                 );
-                s.turn_parent_delta = parent_delta;
+                s.turn_parent_delta = frame_delta;
                 if !s.turn.is_finite() || !s.mass.is_finite() || !s.velocity.is_finite() {
                     *s = State::at(pivot, arm);
                 }
             }
-            let s = &state[b];
-            let turn = if steps > 0 || s.turn_parent_delta == parent_delta {
+            let s = &mut state[b];
+            let turn = if steps > 0 || s.turn_parent_delta == frame_delta {
                 s.turn
             } else {
                 // A held frame after the parent moved (a scrub in a paused editor): the
                 // same swing in the parent's new frame.
                 let swing = s.turn_parent_delta.conjugate() * s.turn * s.turn_parent_delta;
-                parent_delta * swing * parent_delta.conjugate()
+                frame_delta * swing * frame_delta.conjugate()
             };
-            let rotation = (turn * animated).normalize();
+            let mut rotation = (turn * animated).normalize();
+            let animated_arm = arm;
+            let mut arm = rotation * rig.centre_from_pivot[b];
+            if let Some(lifted) = rest_on_ground(
+                pivot,
+                arm,
+                animated_arm,
+                rotation,
+                rig.capsule[b],
+                ground_height,
+                rig.tuning.ground_cushion * rig.size,
+            ) {
+                (arm, rotation) = lifted;
+            }
             pose[b] = BodyPose {
-                position: (pivot + rotation * rig.centre_from_pivot[b]).into(),
+                position: (pivot + arm).into(),
                 rotation,
             };
         }
     }
+}
+
+/// How a body sunk into the ground swings up about its joint (at `pivot`, its centre `arm`
+/// away, turned by `rotation`, its shape rounded to a capsule) to rest on it: the new arm
+/// and rotation, or `None` when it is clear of the ground. It rises in the vertical plane it leans in (its animated pose's
+/// lean when it hangs straight down), by the least angle that lifts its box's lowest point
+/// out. The ground gives by up to `cushion / 2`, easing in (C1), so a body settling onto it
+/// slows down instead of stopping dead in one frame; a body resting on it at rest is left
+/// alone. A body whose joint is too low to clear stands straight up.
+fn rest_on_ground(
+    pivot: Vec3A,
+    arm: Vec3A,
+    animated_arm: Vec3A,
+    rotation: Quat,
+    (half_axis, radius): (Vec3A, f32),
+    ground: f32,
+    cushion: f32,
+) -> Option<(Vec3A, Quat)> {
+    let length = arm.length();
+    let sink = |a: Vec3A, r: Quat| ground - (pivot.y + a.y - (r * half_axis).y.abs() - radius);
+    let first = sink(arm, rotation);
+    // A body resting on the ground at rest (a toe) is on it to rounding error, not in it.
+    if !first.is_finite() || first <= 1e-3 * cushion || length <= 1e-6 {
+        return None;
+    }
+    // Soft ground: the first `cushion` of a sink is pushed back by a growing share of
+    // it, deeper only `cushion / 2` is left (the IK's C1 soft correction, turned over).
+    let left = if first < cushion {
+        first - first * first / (2.0 * cushion)
+    } else {
+        0.5 * cushion
+    };
+    let lean = |a: Vec3A| {
+        let flat = Vec3A::new(a.x, 0.0, a.z);
+        (flat.length_squared() > 1e-4 * length * length).then_some(flat)
+    };
+    let level = lean(arm).or_else(|| lean(animated_arm))?.normalize();
+    let at = |elevation: f32| {
+        let (sin, cos) = elevation.sin_cos();
+        let a = (level * cos + Vec3A::Y * sin) * length;
+        (a, (arc(arm, a) * rotation).normalize())
+    };
+    // The lowest point need not rise steadily with the angle (a capsule reaching past its
+    // joint stops rising as it passes level), so the least angle is searched for: first
+    // coarsely for the span where the sink first drops to what is left (or, with the joint
+    // too low for that, to within a little of the least it can be), then finely.
+    const SPANS: usize = 8;
+    let from = (arm.y / length).clamp(-1.0, 1.0).asin();
+    let span = (std::f32::consts::FRAC_PI_2 - from) / SPANS as f32;
+    let mut samples = [0.0f32; SPANS + 1];
+    for (k, s) in samples.iter_mut().enumerate() {
+        let (a, r) = at(from + span * k as f32);
+        *s = sink(a, r);
+    }
+    let least = samples.iter().copied().fold(f32::INFINITY, f32::min);
+    let target = left.max(least + 0.1 * cushion);
+    let k = samples.iter().position(|&s| s <= target)?;
+    if k == 0 {
+        return None;
+    }
+    let (mut lo, mut hi) = (from + span * (k - 1) as f32, from + span * k as f32);
+    let left = target;
+    for _ in 0..16 {
+        let mid = 0.5 * (lo + hi);
+        let (a, r) = at(mid);
+        if sink(a, r) > left {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(at(hi))
 }
 
 /// The minimal rotation taking direction `from` to direction `to`; identity when either

@@ -81,8 +81,12 @@ impl PoseStage {
         }
         // Jiggles read the solved pose and write only the bodies without IK: nothing
         // flows back into the solver or the goals.
-        self.jiggles
-            .apply(self.ik.has_ik(), &mut self.pose, dt_secs);
+        self.jiggles.apply(
+            self.ik.has_ik(),
+            &mut self.pose,
+            dt_secs,
+            goals.ground_height,
+        );
         if let Some(t) = times {
             watch.lap(&mut t.jiggle);
         }

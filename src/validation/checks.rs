@@ -1,7 +1,7 @@
 //! The measurements behind each check, on one creature's poses.
 
 use crate::runtime::creature::{BodyId, Creature};
-use crate::runtime::math::{Aabb, segment_distance};
+use crate::runtime::math::segment_distance;
 use crate::runtime::pose::BodyPose;
 use glam::Vec3;
 use std::collections::BTreeSet;
@@ -251,7 +251,8 @@ pub fn reachable_goal(
     })
 }
 
-/// The deepest any body goes under the ground, as a fraction of the creature's size.
+/// The deepest any body's shape (a capsule's rounded end, not the corner of its box) goes
+/// under the ground, as a fraction of the creature's size.
 pub fn worst_penetration(
     creature: &Creature,
     world: &[BodyPose],
@@ -260,10 +261,7 @@ pub fn worst_penetration(
     (0..creature.len())
         .map(|b| {
             let p = &world[b];
-            let lowest =
-                Aabb::of_oriented_box(p.position, p.rotation, creature.body(b).half_extents)
-                    .min
-                    .y;
+            let lowest = p.position.y - creature.body(b).reach_below(p.rotation);
             (
                 (ground(p.position.x, p.position.z) - lowest) / creature.size(),
                 b,
@@ -327,6 +325,45 @@ mod tests {
         pose[id("hand_l")].position += Vec3::Z * 0.3 * biped.limb_length(id("hand_l"));
         let (off, at) = worst_stretch(biped, &pose, limits).unwrap();
         assert!(off > 0.1 && at == id("hand_l"), "{off}");
+    }
+
+    #[test]
+    fn ground_penetration_measures_a_capsule_by_its_rounded_shape_not_its_box() {
+        let creatures = crate::samples::creatures().unwrap();
+        let biped = creatures.iter().find(|c| c.name() == "biped").unwrap();
+        let hand = biped
+            .bodies()
+            .iter()
+            .position(|b| b.name == "hand_l")
+            .unwrap();
+        assert_eq!(
+            biped.body(hand).shape,
+            crate::runtime::creature::Shape::Capsule
+        );
+        let mut pose: Vec<BodyPose> = biped
+            .bodies()
+            .iter()
+            .map(|b| BodyPose::new(b.position, b.rotation))
+            .collect();
+        // Lying level, rolled 45° about its length: the box's edge reaches lower than the
+        // capsule's round side, which is 5 mm above the ground.
+        let radius = biped
+            .body(hand)
+            .half_extents
+            .x
+            .min(biped.body(hand).half_extents.z);
+        pose[hand].rotation = glam::Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)
+            * glam::Quat::from_rotation_y(std::f32::consts::FRAC_PI_4);
+        pose[hand].position.y = radius + 0.005;
+        let (clear, _) = worst_penetration(biped, &pose, |_, _| 0.0).unwrap();
+        assert!(
+            clear < 1e-4,
+            "the rounded hand is above the ground: {clear}"
+        );
+        pose[hand].position.y -= 0.015;
+        let (sunk, at) = worst_penetration(biped, &pose, |_, _| 0.0).unwrap();
+        assert_eq!(at, hand);
+        assert!((sunk * biped.size() - 0.01).abs() < 1e-4, "{sunk}");
     }
 
     #[test]

@@ -78,6 +78,48 @@ impl Body {
     pub fn has_cap(&self, cap: &Cap) -> bool {
         self.caps.contains(cap)
     }
+
+    /// The body's shape as a segment and a radius: half the segment in the body's frame
+    /// (zero for a sphere) and the radius, following [`Shape`]'s contract — a capsule runs
+    /// along local +Y with radius `min(hx, hz)`, a sphere has the least half extent. A box
+    /// is rounded to the capsule along its longest axis.
+    pub fn rounded(&self) -> (Vec3, f32) {
+        let h = self.half_extents.abs();
+        match self.shape {
+            Shape::Sphere => (Vec3::ZERO, h.min_element()),
+            Shape::Capsule => {
+                let radius = h.x.min(h.z);
+                (Vec3::Y * (h.y - radius).max(0.0), radius)
+            }
+            Shape::Box => {
+                let radius = h.min_element();
+                let axis = if h.y >= h.x && h.y >= h.z {
+                    Vec3::Y * h.y
+                } else if h.x >= h.z {
+                    Vec3::X * h.x
+                } else {
+                    Vec3::Z * h.z
+                };
+                (axis - axis.normalize_or_zero() * radius, radius)
+            }
+        }
+    }
+
+    /// How far the body's shape reaches below its centre when turned by `rotation`.
+    pub fn reach_below(&self, rotation: Quat) -> f32 {
+        match self.shape {
+            Shape::Box => {
+                let h = self.half_extents.abs();
+                (rotation * Vec3::X).y.abs() * h.x
+                    + (rotation * Vec3::Y).y.abs() * h.y
+                    + (rotation * Vec3::Z).y.abs() * h.z
+            }
+            Shape::Capsule | Shape::Sphere => {
+                let (half_axis, radius) = self.rounded();
+                (rotation * half_axis).y.abs() + radius
+            }
+        }
+    }
 }
 
 /// Which side of the sagittal plane `x = 0` a body rests on (+X is the creature's left).

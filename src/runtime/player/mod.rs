@@ -590,6 +590,7 @@ impl Character {
 
     /// Gait on top of the blended clips, then IK and jiggles.
     fn finish_frame(&mut self, dt: f32, sim_dt: f32, mut times: Option<&mut StageTimes>) {
+        self.goals.ground_height = self.ground_height;
         let mut watch = Stopwatch::start(times.is_some());
         let input = GaitInput {
             dt_secs: dt,
