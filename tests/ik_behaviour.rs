@@ -480,3 +480,50 @@ fn a_spine_body_jointed_to_the_root_turns_toward_its_pulled_child() {
         "the chest's joint is {off} m off the waist's bone"
     );
 }
+
+/// A hand goal swept straight out through the arm's reach: the chest starts to follow once
+/// the arm locks straight, and it eases in — the rate at which it turns never jumps between
+/// two neighbouring goals. A chest that started at once would shake the head riding on it
+/// whenever an animated reach grazed the arm's length.
+#[test]
+fn the_chest_eases_into_a_reach_beyond_the_arm() {
+    let c = common::creature("biped");
+    let hand = c.find("hand_l").unwrap();
+    let mut arm_root = hand;
+    while let Some(p) = c.parent(arm_root).filter(|&p| !c.is_spine(p)) {
+        arm_root = p;
+    }
+    let chest = c.parent(arm_root).unwrap();
+    let shoulder = c.pivot(arm_root);
+    let reach = c.limb_length(hand) + c.pivot(hand).distance(c.body(hand).position);
+    let ahead = Vec3::new(0.3 * shoulder.x.signum(), -0.2, 1.0).normalize();
+    let mut solver = IkSolver::new(c);
+    let mut out = Vec::new();
+    let steps = 120;
+    let turns: Vec<f32> = (0..=steps)
+        .map(|i| {
+            let goal = shoulder + ahead * reach * (0.8 + 0.5 * i as f32 / steps as f32);
+            let mut g = Goals::new(c.len());
+            g.set_position(hand, goal, 1.0);
+            solver.solve(c, &g, &mut out);
+
+            rotation_angle_between(out[chest].rotation, c.body(chest).rotation)
+        })
+        .collect();
+
+    let rates: Vec<f32> = turns.windows(2).map(|w| w[1] - w[0]).collect();
+    let full_rate = rates[rates.len() - 10..].iter().sum::<f32>() / 10.0;
+    assert!(
+        turns[steps] > 0.05 && full_rate > 0.0,
+        "the chest did not follow the far reach (turned {}): the test shows nothing",
+        turns[steps]
+    );
+    let worst_jump = rates
+        .windows(2)
+        .map(|w| (w[1] - w[0]).abs())
+        .fold(0.0f32, f32::max);
+    assert!(
+        worst_jump < 0.25 * full_rate,
+        "the chest's turn rate jumps by {worst_jump} rad per step (its full rate is {full_rate})"
+    );
+}

@@ -2,7 +2,7 @@
 //! constraint to the spine, spine splines between the particles, inner iterations leaves
 //! inward inside outer iterations that watch for buckling.
 
-use super::constraint::{Constraint, Hinges, Op, compile, relax};
+use super::constraint::{Constraint, Hinges, Op, compile, relax, soft_correction};
 use super::goals::{FrameGoals, RootPose};
 use super::limb::SimplifiedLimb;
 use super::plan::Topology;
@@ -98,6 +98,8 @@ pub(super) struct SpinePlan {
     pub particles: Vec<SpineParticle>,
     /// Pinned goal particles of simplified limbs, after the spine particles: their bodies.
     pub goal_slots: Vec<u32>,
+    /// How each goal slot's simplified limb gives before it pulls the spine, one per slot.
+    pub slot_give: Vec<LimbGive>,
     /// Leaves inward.
     pub constraints: Vec<Constraint>,
     /// What a pass runs: the constraints with hinges merged.
@@ -219,14 +221,20 @@ impl SpinePlan {
             let slot = (count + plan.goal_slots.len()) as u16;
             plan.goal_slots.push(s.goal_body);
             let (share, _) = shares(t.limb_attach_mass, t.limb_goal_mass);
+            let reach = s.reach.max(s.rest_chord);
+            plan.slot_give.push(LimbGive {
+                attach: i,
+                reach,
+                zone: 2.0 * (topo.tuning.limb.max_stretch - 1.0).max(0.0) * reach,
+            });
             limb_constraints[i as usize].push(Constraint {
                 a: i,
                 b: slot,
                 share_a: share,
                 share_b: 0.0,
                 min_len: t.limb_min_compress * s.rest_chord,
-                max_len: s.reach.max(s.rest_chord),
-                soft: t.soft_zone * s.rest_chord,
+                max_len: reach,
+                soft: 0.0,
                 overshoot: 0.0,
                 overshoot_cap: 0.0,
             });
@@ -343,6 +351,35 @@ impl SpinePlan {
     }
 }
 
+/// A simplified limb stretches a little before it pulls the spine: as its goal passes the
+/// limb's reach the spine eases in (C1, by the soft-correction curve) and takes over fully
+/// once the limb's own stretch limit is used up. The give is measured once, from where the
+/// root-relative rest pose puts the attachment, so the constraint stays hard: the result
+/// does not depend on how many passes run, and the chest (and the head riding on it) turns
+/// smoothly as an animated reach grazes the arm's length.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct LimbGive {
+    pub attach: u16,
+    pub reach: f32,
+    /// Width of the soft zone; the limb keeps at most half of it as stretch.
+    pub zone: f32,
+}
+
+impl LimbGive {
+    /// Where the limb's goal particle goes: the goal, drawn toward the attachment by what
+    /// the limb keeps as stretch.
+    fn slot(&self, attach: Vec3A, goal: Vec3A) -> Vec3A {
+        let d = goal - attach;
+        let dist = d.length();
+        let excess = dist - self.reach;
+        if excess <= 0.0 || !dist.is_finite() {
+            return goal;
+        }
+        let kept = excess - soft_correction(excess, self.zone);
+        goal - d * (kept / dist)
+    }
+}
+
 /// `1 - cos` of the angle between `i - r` and `c - i`: 0 straight on, 2 folded back.
 fn bend(r: Vec3A, i: Vec3A, c: Vec3A) -> f32 {
     let (u, v) = (i - r, c - i);
@@ -401,8 +438,8 @@ pub(super) fn solve_spine(
             fk.joint[q.body as usize]
         });
     }
-    for &g in &plan.goal_slots {
-        p.push(goals.joint[g as usize]);
+    for (&g, give) in plan.goal_slots.iter().zip(&plan.slot_give) {
+        p.push(give.slot(p[give.attach as usize], goals.joint[g as usize]));
     }
     let mut weight = 0.0f32;
     if plan.constraints.is_empty() {
