@@ -527,3 +527,56 @@ fn the_chest_eases_into_a_reach_beyond_the_arm() {
         "the chest's turn rate jumps by {worst_jump} rad per step (its full rate is {full_rate})"
     );
 }
+
+/// A hand goal swept out through the arm's reach at a steady speed: the elbow straightens
+/// softly, its bend changing by a bounded step per goal step, instead of snapping straight
+/// over the last few steps as an exact two-bone solve does (its bend grows as the square
+/// root of what is left of the reach). The hand still meets its goal all the way, the
+/// arm's stretch taking up what the eased pin holds back.
+#[test]
+fn an_arm_straightens_softly_as_its_goal_passes_its_reach() {
+    let c = common::creature("biped");
+    let find = |n: &str| c.find(n).unwrap();
+    let (upper, forearm, hand) = (find("upper_arm_l"), find("forearm_l"), find("hand_l"));
+    let mut arm_root = hand;
+    while let Some(p) = c.parent(arm_root).filter(|&p| !c.is_spine(p)) {
+        arm_root = p;
+    }
+    let attach = c.pivot(arm_root);
+    let reach = c.limb_length(hand);
+    let offset = c.body(hand).position - c.pivot(hand);
+    let ahead = Vec3::new(0.3, -0.6, 1.0).normalize();
+    let mut solver = IkSolver::new(c);
+    let mut out = Vec::new();
+    let steps = 80;
+    let mut bends = Vec::new();
+    for i in 0..=steps {
+        let fraction = 0.7 + 0.32 * i as f32 / steps as f32;
+        let wrist = attach + ahead * fraction * reach;
+        let mut g = Goals::new(c.len());
+        g.set_position(hand, wrist + offset, 1.0);
+        g.set_rotation(hand, c.body(hand).rotation, 1.0);
+        solver.solve(c, &g, &mut out);
+        let joint = |b: usize| posed_joint(c, &out, b);
+        let (s, e, w) = (joint(upper), joint(forearm), joint(hand));
+        assert!(
+            w.distance(wrist) < 0.01 * reach,
+            "at {fraction} of the reach the wrist missed by {}",
+            w.distance(wrist)
+        );
+        bends.push((e - s).angle_between(w - e));
+    }
+    let total = bends[0] - bends[steps];
+    assert!(
+        total > 0.3,
+        "the elbow straightened by only {total} rad: the sweep shows nothing"
+    );
+    let worst = bends
+        .windows(2)
+        .map(|w| (w[0] - w[1]).abs())
+        .fold(0.0f32, f32::max);
+    assert!(
+        worst < 4.0 * total / steps as f32,
+        "the elbow's bend jumps by {worst} rad in one step (it straightens by {total} over {steps})"
+    );
+}

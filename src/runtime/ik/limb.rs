@@ -2,7 +2,7 @@
 //! cross-constraints between sibling IK children, the aim preconditioner and the iteration.
 //! The posed spine is fixed here; reconstruction is in `reconstruct.rs`.
 
-use super::constraint::{Constraint, Hinges, Op, arc, compile, frame_of, relax};
+use super::constraint::{Constraint, Hinges, Op, arc, compile, frame_of, relax, soft_correction};
 use super::goals::FrameGoals;
 use super::plan::Topology;
 use super::setup::NONE;
@@ -145,6 +145,10 @@ pub(super) struct LimbPlan {
     /// in `pinned`) or else the attachment (its particle) — and the length of the path of
     /// bones between them, the farthest the limb can hold it from there.
     pub reach: Vec<(Anchor, f32)>,
+    /// Per pinned particle: from how far it is held softly (see [`held_distance`]): the
+    /// tuning's share of the reach, but never nearer than at rest, so a limb held at
+    /// its rest extension keeps its rest shape.
+    pub soft_start: Vec<f32>,
     /// Per pinned particle: it is its limb's only one, so the limb may stretch toward it.
     pub single_pin: Vec<bool>,
     /// Reconstruction order: parents first.
@@ -153,6 +157,7 @@ pub(super) struct LimbPlan {
     /// Projection limits per particle (relative), fixed by the tuning.
     pub min_stretch: f32,
     pub max_stretch: f32,
+
     pub tolerance: f32,
 }
 
@@ -174,6 +179,7 @@ impl LimbPlan {
             plan: LimbPlan {
                 min_stretch: t.min_stretch.min(1.0),
                 max_stretch: t.max_stretch.max(1.0),
+
                 tolerance: topo.tuning.tolerance * topo.rig.size,
                 ..LimbPlan::default()
             },
@@ -392,6 +398,13 @@ impl Builder<'_, '_> {
                     Err(_) => Anchor::Attachment(at),
                 };
                 self.plan.reach.push((anchor, path));
+                let stretch = self.plan.max_stretch;
+                let particle_pivot =
+                    |i: u16| rig.pivot[self.plan.particles[i as usize].body as usize];
+                let rest = particle_pivot(at).distance(particle_pivot(q));
+                self.plan
+                    .soft_start
+                    .push(((2.0 - stretch) * path).max(rest).min(path));
             }
         }
         let single = self.plan.pinned.len() == pins_from + 1;
@@ -563,6 +576,11 @@ pub(super) fn solve_limbs(
     pins.clear();
     scratch.stretch.clear();
     for (k, (&q, &(anchor, reach))) in plan.pinned.iter().zip(&plan.reach).enumerate() {
+        let start = if plan.single_pin[k] {
+            plan.soft_start[k]
+        } else {
+            reach
+        };
         let goal = goals.joint[plan.particles[q as usize].goal_body as usize];
         // Pins come parents first, so a pinned anchor is already in `pins`.
         let from = match anchor {
@@ -571,10 +589,11 @@ pub(super) fn solve_limbs(
         };
         let d = goal - from;
         let dist = d.length();
-        if dist > reach && dist.is_finite() {
-            pins.push(from + d * (reach / dist));
+        let held = held_distance(dist, reach, start);
+        if held < dist && dist.is_finite() {
+            pins.push(from + d * (held / dist));
             let stretch = if plan.single_pin[k] {
-                (dist / reach).min(plan.max_stretch)
+                (dist / held).min(plan.max_stretch)
             } else {
                 1.0
             };
@@ -613,6 +632,23 @@ pub(super) fn solve_limbs(
         }
     }
     passes
+}
+
+/// How far from its anchor a goal `dist` away is pinned, for a limb of `reach`: up to
+/// `start`, at the goal; beyond, the pin eases into the full reach (C1, quadratically: the
+/// "soft IK" of animation rigs, here the soft-correction curve) and gets there as far
+/// beyond the reach as `start` is short of it, the limb's stretch making up the rest.
+/// Bending and then straightening a joint by the hinge alone makes the last tenth of a
+/// reach cost half the elbow's turn, which at a steady goal speed snaps the arm straight
+/// in a frame or two; eased, the same straightening is spread over the approach.
+/// `start = reach`: pinned at the reach.
+fn held_distance(dist: f32, reach: f32, start: f32) -> f32 {
+    let zone = 2.0 * (reach - start);
+    if dist <= start || !dist.is_finite() || zone <= 1e-6 * reach {
+        dist.min(reach)
+    } else {
+        dist - soft_correction(dist - start, zone)
+    }
 }
 
 /// Stretches the straight path from a limb's attachment to its one pinned particle by

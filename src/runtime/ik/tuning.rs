@@ -72,9 +72,13 @@ pub struct LimbTuning {
     /// Soft-correction zone as a fraction of each bone's rest length.
     pub soft_zone: f32,
     /// Reconstruction projects every bone into `[min_stretch, max_stretch]` of its rest
-    /// length: the "organic" give of the paper, and the bound on stretch for far goals.
+    /// length: the "organic" give of the paper, and the bound on stretch for far goals. A
+    /// limb with one goal also starts easing straight as far short of its reach as
+    /// `max_stretch` lets it stretch beyond, so it does not snap straight as a moving goal
+    /// passes its reach; and the spine phase lets it stretch that far before it pulls.
     pub min_stretch: f32,
     pub max_stretch: f32,
+
     /// Masses of a bone's two ends when both are free.
     pub rootward_mass: f32,
     pub leafward_mass: f32,
@@ -129,6 +133,7 @@ impl Default for LimbTuning {
             soft_zone: 0.02,
             min_stretch: 0.95,
             max_stretch: 1.05,
+
             rootward_mass: 3.0,
             leafward_mass: 1.0,
             over_relaxation: 1.5,
