@@ -243,10 +243,7 @@ fn lowest(c: &Creature, pose: &[BodyPose], b: usize) -> f32 {
 
 #[test]
 fn passive_bodies_rest_on_the_ground_instead_of_sinking_through_it() {
-    let c = common::creatures()
-        .iter()
-        .find(|c| c.name() == "biped")
-        .unwrap();
+    let c = common::creature("biped");
     let hand = c.bodies().iter().position(|b| b.name == "hand_l").unwrap();
     // Ground raised above the hanging hands, below the pelvis: nothing has a goal, so the
     // legs and arms are all passive and would hang through it.
@@ -270,7 +267,6 @@ fn passive_bodies_rest_on_the_ground_instead_of_sinking_through_it() {
     let give = 0.5 * IkTuning::default().jiggle.ground_cushion * c.size();
     for b in (0..c.len()).filter(|&b| b != c.root()) {
         let low = lowest(c, &rested, b);
-
         assert!(
             low >= ground - give - 1e-3 && low.is_finite(),
             "{} sinks to {low}",
@@ -283,10 +279,7 @@ fn passive_bodies_rest_on_the_ground_instead_of_sinking_through_it() {
 
 #[test]
 fn a_free_arm_hangs_from_the_root_when_the_chest_bends() {
-    let c = common::creatures()
-        .iter()
-        .find(|c| c.name() == "biped")
-        .unwrap();
+    let c = common::creature("biped");
     let id = |n: &str| c.bodies().iter().position(|b| b.name == n).unwrap();
     let (chest, shoulder, hand) = (id("spine_3"), id("upper_arm_l"), id("hand_l"));
     let mut g = Goals::new(c.len());

@@ -145,9 +145,9 @@ pub(super) struct LimbPlan {
     /// in `pinned`) or else the attachment (its particle) — and the length of the path of
     /// bones between them, the farthest the limb can hold it from there.
     pub reach: Vec<(Anchor, f32)>,
-    /// Per pinned particle: from how far it is held softly (see [`held_distance`]): the
-    /// tuning's share of the reach, but never nearer than at rest, so a limb held at
-    /// its rest extension keeps its rest shape.
+    /// Per pinned particle: from how far it is held softly (see [`held_distance`]): as far
+    /// short of the reach as the stretch limit lets the limb go beyond it, but never
+    /// nearer than at rest, so a limb held at its rest extension keeps its rest shape.
     pub soft_start: Vec<f32>,
     /// Per pinned particle: it is its limb's only one, so the limb may stretch toward it.
     pub single_pin: Vec<bool>,
@@ -157,7 +157,6 @@ pub(super) struct LimbPlan {
     /// Projection limits per particle (relative), fixed by the tuning.
     pub min_stretch: f32,
     pub max_stretch: f32,
-
     pub tolerance: f32,
 }
 
@@ -179,7 +178,6 @@ impl LimbPlan {
             plan: LimbPlan {
                 min_stretch: t.min_stretch.min(1.0),
                 max_stretch: t.max_stretch.max(1.0),
-
                 tolerance: topo.tuning.tolerance * topo.rig.size,
                 ..LimbPlan::default()
             },

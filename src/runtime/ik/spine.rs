@@ -354,11 +354,12 @@ impl SpinePlan {
 /// A simplified limb stretches a little before it pulls the spine: as its goal passes the
 /// limb's reach the spine eases in (C1, by the soft-correction curve) and takes over fully
 /// once the limb's own stretch limit is used up. The give is measured once, from where the
-/// root-relative rest pose puts the attachment, so the constraint stays hard: the result
+/// root-relative rest pose puts the spine particle, so the constraint stays hard: the result
 /// does not depend on how many passes run, and the chest (and the head riding on it) turns
 /// smoothly as an animated reach grazes the arm's length.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct LimbGive {
+    /// The spine particle the limb hangs from.
     pub attach: u16,
     pub reach: f32,
     /// Width of the soft zone; the limb keeps at most half of it as stretch.

@@ -78,7 +78,6 @@ pub struct LimbTuning {
     /// passes its reach; and the spine phase lets it stretch that far before it pulls.
     pub min_stretch: f32,
     pub max_stretch: f32,
-
     /// Masses of a bone's two ends when both are free.
     pub rootward_mass: f32,
     pub leafward_mass: f32,
@@ -133,7 +132,6 @@ impl Default for LimbTuning {
             soft_zone: 0.02,
             min_stretch: 0.95,
             max_stretch: 1.05,
-
             rootward_mass: 3.0,
             leafward_mass: 1.0,
             over_relaxation: 1.5,
