@@ -27,6 +27,15 @@ fn posed_joint(c: &Creature, pose: &[BodyPose], b: usize) -> Vec3 {
     pose[b].position + pose[b].rotation * (rest.rotation.inverse() * (c.pivot(b) - rest.position))
 }
 
+/// The first body of `b`'s limb: the one jointed to the spine.
+fn limb_root(c: &Creature, b: usize) -> usize {
+    let mut root = b;
+    while let Some(p) = c.parent(root).filter(|&p| !c.is_spine(p)) {
+        root = p;
+    }
+    root
+}
+
 /// The rotation of `b` relative to its parent, compared with rest.
 fn relative_turn(c: &Creature, pose: &[BodyPose], b: usize) -> f32 {
     let p = c.parent(b).unwrap();
@@ -289,11 +298,7 @@ fn a_hand_without_a_rotation_goal_turns_with_its_reach() {
             .find(|c| c.name() == name)
             .unwrap();
         let hand = c.find("hand_l").unwrap();
-        let mut root = hand;
-        while let Some(p) = c.parent(root).filter(|&p| !c.is_spine(p)) {
-            root = p;
-        }
-        let shoulder = c.pivot(root);
+        let shoulder = c.pivot(limb_root(c, hand));
         let body = c.body(hand);
         let reach = c.limb_length(hand) + c.pivot(hand).distance(body.position);
         // Straight ahead and a little in, at nine tenths of the arm's full reach.
@@ -489,10 +494,7 @@ fn a_spine_body_jointed_to_the_root_turns_toward_its_pulled_child() {
 fn the_chest_eases_into_a_reach_beyond_the_arm() {
     let c = common::creature("biped");
     let hand = c.find("hand_l").unwrap();
-    let mut arm_root = hand;
-    while let Some(p) = c.parent(arm_root).filter(|&p| !c.is_spine(p)) {
-        arm_root = p;
-    }
+    let arm_root = limb_root(c, hand);
     let chest = c.parent(arm_root).unwrap();
     let shoulder = c.pivot(arm_root);
     let reach = c.limb_length(hand) + c.pivot(hand).distance(c.body(hand).position);
@@ -538,10 +540,7 @@ fn an_arm_straightens_softly_as_its_goal_passes_its_reach() {
     let c = common::creature("biped");
     let find = |n: &str| c.find(n).unwrap();
     let (upper, forearm, hand) = (find("upper_arm_l"), find("forearm_l"), find("hand_l"));
-    let mut arm_root = hand;
-    while let Some(p) = c.parent(arm_root).filter(|&p| !c.is_spine(p)) {
-        arm_root = p;
-    }
+    let arm_root = limb_root(c, hand);
     let attach = c.pivot(arm_root);
     let reach = c.limb_length(hand);
     let offset = c.body(hand).position - c.pivot(hand);
