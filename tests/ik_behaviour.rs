@@ -579,3 +579,85 @@ fn an_arm_straightens_softly_as_its_goal_passes_its_reach() {
         "the elbow's bend jumps by {worst} rad in one step (it straightens by {total} over {steps})"
     );
 }
+
+/// The first zoo creature with a spine body several necks fork from, one joint for all:
+/// the fork's body and the necks.
+fn forked_necks() -> (Creature, usize, Vec<usize>) {
+    for seed in 1..200 {
+        let c = anymorph::zoo::generate(seed).unwrap();
+        for s in 0..c.len() {
+            let necks: Vec<usize> = c
+                .children(s)
+                .iter()
+                .copied()
+                .filter(|&n| c.is_spine(n) && c.pivot(n).distance(c.pivot(c.children(s)[0])) < 1e-6)
+                .collect();
+            if c.is_spine(s) && s != c.root() && necks.len() >= 2 {
+                return (c, s, necks);
+            }
+        }
+    }
+    panic!("no zoo creature with forked necks in 200 seeds");
+}
+
+/// As fractions of the fork's bone: how far apart the necks' joints are, how far off the
+/// line the fork's body holds its bone they are, and the bone's length.
+fn fork_gaps(c: &Creature, pose: &[BodyPose], fork: usize, necks: &[usize]) -> (f32, f32, f32) {
+    let bone = c.pivot(fork).distance(c.pivot(necks[0]));
+    let base = posed_joint(c, pose, fork);
+    let held = {
+        let rest = c.body(fork);
+        pose[fork].position
+            + pose[fork].rotation * (rest.rotation.inverse() * (c.pivot(necks[0]) - rest.position))
+    };
+    let joints: Vec<Vec3> = necks.iter().map(|&n| posed_joint(c, pose, n)).collect();
+    let apart = joints
+        .iter()
+        .map(|j| j.distance(joints[0]) / bone)
+        .fold(0.0, f32::max);
+    let chord = joints[0] - base;
+    let along = (held - base).normalize() * chord.length();
+    (apart, chord.distance(along) / bone, chord.length() / bone)
+}
+
+/// Necks forking from one joint, each with a goal pulling it its own way sideways (a dance
+/// swaying mirrored heads apart), or each head sent its own way with the necks free: the
+/// necks stay on their shared joint at the end of the fork's body, where each spline and
+/// particle would otherwise put it somewhere of its own.
+#[test]
+fn forked_necks_stay_on_their_shared_joint() {
+    let (c, fork, necks) = forked_necks();
+    let size = c.size();
+    let mut pulled = Goals::new(c.len());
+    let mut headed = Goals::new(c.len());
+    for (k, &n) in necks.iter().enumerate() {
+        let side = if k % 2 == 0 { 1.0 } else { -1.0 };
+        let body = c.body(n);
+        pulled.set_position(
+            n,
+            body.position + Vec3::new(0.04 * side, 0.0, 0.0) * size,
+            1.0,
+        );
+        let head = c.children(n)[0];
+        let to = Vec3::new(0.08 * side, -0.05 * (k as f32), 0.02) * size;
+        headed.set_position(head, c.body(head).position + to, 1.0);
+    }
+    for (what, goals) in [("neck goals", &pulled), ("head goals", &headed)] {
+        let (pose, _) = solve(&c, goals);
+        let (apart, off, length) = fork_gaps(&c, &pose, fork, &necks);
+        let name = c.name();
+        assert!(
+            apart < 0.01,
+            "{name}, {what}: the necks' joints are {apart} apart"
+        );
+        assert!(
+            off < 0.02,
+            "{name}, {what}: the necks are {off} off the fork's bone"
+        );
+        // The spine's bones give between 90 and 120 % (the spine tuning's limits).
+        assert!(
+            (0.9 - 1e-4..=1.2 + 1e-4).contains(&length),
+            "{name}, {what}: the fork's bone is {length} of its rest length"
+        );
+    }
+}

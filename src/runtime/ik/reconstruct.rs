@@ -68,6 +68,25 @@ pub(super) fn spine_poses(
         rotation: root.rotation,
     };
     scratch.delta[rig.root as usize] = root.delta;
+    // Forks sharing a joint meet on it: their mean direction from the particle they hang
+    // from, at their mean distance (the plain mean of points pulled apart on a sphere lies
+    // inside it, and would shorten the bone they share).
+    for &(from, len) in &plan.shared_pivots {
+        let members = &plan.shared_members[from as usize..(from + len) as usize];
+        let r = p[plan.particles[members[0] as usize].rootward as usize];
+        let (mut sum, mut dist) = (Vec3A::ZERO, 0.0);
+        for &i in members {
+            sum += p[i as usize] - r;
+            dist += p[i as usize].distance(r);
+        }
+        let joint = match sum.try_normalize() {
+            Some(dir) => r + dir * (dist / f32::from(len)),
+            None => r + sum / f32::from(len),
+        };
+        for &i in members {
+            p[i as usize] = joint;
+        }
+    }
     let count = plan.particles.len();
     for i in 1..count {
         let q = plan.particles[i];
@@ -141,8 +160,14 @@ pub(super) fn spine_aim_pairs(plan: &SpinePlan, rig: &Rig) -> Vec<AimPair> {
         if !rig.spine[c] || b == NONE || !rig.spine[b as usize] {
             continue;
         }
+        // Forks from one joint (several necks) are one child to aim at: they share it.
         let slot = &mut only_child[b as usize];
-        *slot = if *slot == NONE { c as u32 } else { MANY };
+        *slot = match *slot {
+            NONE => c as u32,
+            MANY => MANY,
+            s if rig.pivot[s as usize].distance(rig.pivot[c]) <= 1e-5 * rig.size => s,
+            _ => MANY,
+        };
     }
     // Per body, whether the spine pass places it (a particle or on a segment).
     let mut placed = vec![false; n];
@@ -267,6 +292,9 @@ fn segment_poses(
         twist = -twist;
     }
     let sin_half = Vec3A::new(twist.x, twist.y, twist.z).dot(axis);
+    let carried = seg
+        .carried_first
+        .map(|(a, offset)| p[seg.a as usize] + out[a as usize].rotation * offset);
     for (k, body) in rec.interior.iter().enumerate() {
         // A fraction t of the end twist about this body's own tangent (normalized lerp
         // of the half-angle: exact at the ends, close enough between).
@@ -276,8 +304,10 @@ fn segment_poses(
         let q = Quat::from_xyzw(part.x, part.y, part.z, 1.0 - t + t * twist.w);
         let q = q.try_normalize_quat();
         let frame = q * scratch.frames[k];
-        let on_curve = h.eval(&body.basis);
-        let joint = on_curve + frame * body.pivot_in_frame;
+        let joint = match carried {
+            Some(at) if k == 0 => at,
+            _ => h.eval(&body.basis) + frame * body.pivot_in_frame,
+        };
         let rotation = (frame * body.rotation_in_frame).normalize();
         out[body.body as usize] =
             pose(joint, rotation, rig, body.body as usize, &mut scratch.delta);

@@ -42,6 +42,12 @@ pub(super) struct Segment {
     pub a: u16,
     pub b: u16,
     pub record: SegmentRecord,
+    /// The segment starts on a spine body that forks (several necks, a neck and a tail
+    /// off one chest): its first interior body's joint is where that body carries it, in
+    /// the body's rest frame. Each fork's spline would otherwise put the shared joint
+    /// somewhere of its own, pulling the necks off the chest and apart. (That body, and
+    /// the joint seen from its own in its rest frame.)
+    pub carried_first: Option<(u32, Vec3A)>,
 }
 
 /// One step of the spine's forward kinematics from its rotation goals, parents first.
@@ -106,6 +112,11 @@ pub(super) struct SpinePlan {
     pub ops: Vec<Op>,
     pub leafward: Vec<u16>,
     pub segments: Vec<Segment>,
+    /// Groups of particles whose bodies share a rest pivot (forks off one spine body, each
+    /// with a goal): ranges into `shared_members`. They end a solve at their mean, one
+    /// joint, as the limb phase gives such siblings one particle from the start.
+    pub shared_pivots: Vec<(u16, u16)>,
+    pub shared_members: Vec<u16>,
     pub buckle: Vec<BucklePair>,
     /// Particles free to move, pulled by anti-buckling.
     pub free: Vec<u16>,
@@ -306,6 +317,25 @@ impl SpinePlan {
                 plan.push_segment(rig, p.rootward, i as u16);
             }
         }
+        for i in 1..count as u16 {
+            let body = |k: u16| plan.particles[k as usize].body as usize;
+            let same = |j: u16| {
+                plan.particles[j as usize].rootward == plan.particles[i as usize].rootward
+                    && rig.pivot[body(j)].distance(rig.pivot[body(i)]) <= 1e-5 * rig.size
+            };
+            if (1..i).any(same) {
+                continue;
+            }
+            let from = plan.shared_members.len() as u16;
+            plan.shared_members
+                .extend((i..count as u16).filter(|&j| j == i || same(j)));
+            let len = plan.shared_members.len() as u16 - from;
+            if len >= 2 {
+                plan.shared_pivots.push((from, len));
+            } else {
+                plan.shared_members.truncate(from as usize);
+            }
+        }
         plan.aim_pairs = super::reconstruct::spine_aim_pairs(&plan, rig);
         plan.fk = creature
             .order()
@@ -347,7 +377,22 @@ impl SpinePlan {
             rig.rotation[body_a],
             rig.rotation[body_b],
         );
-        self.segments.push(Segment { a, b, record });
+        let forks = (0..rig.len())
+            .filter(|&c| rig.spine[c] && rig.parent[c] == body_a as u32)
+            .count()
+            >= 2;
+        let carried_first = forks.then(|| {
+            (
+                body_a as u32,
+                rig.inv_rotation[body_a] * (pivots[1] - pivots[0]),
+            )
+        });
+        self.segments.push(Segment {
+            a,
+            b,
+            record,
+            carried_first,
+        });
     }
 }
 
