@@ -9,8 +9,10 @@ use anymorph::runtime::clip::{Channel, Clip};
 use anymorph::runtime::creature::{Cap, Creature};
 use anymorph::runtime::curve::KeyedCurve;
 use anymorph::runtime::eval::{EvalInput, Goals, default_external_target};
-use anymorph::runtime::math::{mirror_point, rotation_angle_between};
+use anymorph::runtime::ik::{IkSolver, IkTuning};
+use anymorph::runtime::math::{mirror_point, rotation_angle_between, segment_distance};
 use anymorph::runtime::pipeline::{Pipeline, clip_local_time};
+use anymorph::runtime::pose::BodyPose;
 use anymorph::runtime::query::ContextQuery;
 use glam::{Quat, Vec3};
 
@@ -239,10 +241,21 @@ fn clapping_hands_meet_in_the_middle() {
             let (g, _) = run(clip, c, v, 0.35, &[]);
             let gap = g.position(a).unwrap().0.distance(g.position(bb).unwrap().0);
             let apart = c.body(a).position.distance(c.body(bb).position);
-            // Each travels 46% of the way with the same sideways offset, limbs long or short:
-            // 8% of the rest distance is left between them.
+            // Each travels 46% of the way, and then as far up and forward as the clip keys
+            // in its own limb's lengths: arms of one length meet with 8% of the rest
+            // distance left between them; a long arm meeting a short one reaches that much
+            // further past.
+            let offset = clip.channels[0]
+                .position
+                .as_ref()
+                .unwrap()
+                .sample(0.35)
+                .unwrap();
+            assert!((offset.x - 0.46).abs() < 1e-6, "{offset}");
+            let uneven = (c.limb_length(a) - c.limb_length(bb)).abs()
+                * glam::Vec2::new(offset.y, offset.z).length();
             assert!(
-                (gap - 0.08 * apart).abs() < 1e-3 * c.size(),
+                (gap - 0.08 * apart).abs() <= uneven + 1e-3 * c.size(),
                 "{name} {}: gap {gap}, rest {apart}",
                 variant.label
             );
@@ -395,4 +408,71 @@ fn a_plan_back_on_level_ground_evaluates_as_one_that_never_left_it() {
             "channel {channel}, body {body}"
         );
     }
+}
+
+/// How much deeper than at rest the capsules of `a` and `b` overlap in `pose`, as a fraction
+/// of the thinner one's radius.
+fn sunk(c: &Creature, pose: &[BodyPose], a: usize, b: usize) -> f32 {
+    let depth = |pa: &BodyPose, pb: &BodyPose| {
+        let (ha, ra) = c.body(a).rounded();
+        let (hb, rb) = c.body(b).rounded();
+        let (a0, a1) = (
+            pa.position - pa.rotation * ha,
+            pa.position + pa.rotation * ha,
+        );
+        let (b0, b1) = (
+            pb.position - pb.rotation * hb,
+            pb.position + pb.rotation * hb,
+        );
+        ra + rb - segment_distance(a0, a1, b0, b1)
+    };
+    let rest = |x: usize| BodyPose::new(c.body(x).position, c.body(x).rotation);
+    let thinner = c.body(a).rounded().1.min(c.body(b).rounded().1);
+    (depth(&pose[a], &pose[b]) - depth(&rest(a), &rest(b)).max(0.0)) / thinner
+}
+
+/// Picking something up, the biped bends forward and its hand heads for the ground past
+/// its belly. Solved without keeping the arm out of the trunk, the upper arm sinks into the
+/// belly as the hand passes; kept out, the elbow swings clear and no arm bone sinks into
+/// the pelvis or the spine below the chest a quarter of its radius deeper than at rest,
+/// while the hand gets as near its goal (at this moment beyond its reach) within 1% of the
+/// creature's size.
+#[test]
+fn an_arm_reaching_down_past_the_belly_keeps_out_of_it() {
+    let clip = common::clip("pick_up");
+    let c = common::creature("biped");
+    let hand = c.find("hand_l").unwrap();
+    let v = variant_on(clip, c, "hand_l");
+    let arm = ["upper_arm_l", "forearm_l", "hand_l"].map(|n| c.find(n).unwrap());
+    let trunk = ["pelvis", "spine_1", "spine_2"].map(|n| c.find(n).unwrap());
+    let worst = |rounds: u32| {
+        let mut tuning = IkTuning::default();
+        tuning.limb.keep_out_rounds = rounds;
+        let mut solver = IkSolver::with_tuning(c, tuning);
+        let mut out = Vec::new();
+        let (mut sink, mut miss) = (0.0f32, 0.0f32);
+        for i in 0..=15 {
+            let (goals, _) = run(clip, c, v, 0.1 + 0.02 * i as f32, &[]);
+            solver.solve(c, &goals, &mut out);
+            for a in arm {
+                for t in trunk {
+                    sink = sink.max(sunk(c, &out, a, t));
+                }
+            }
+            let goal = goals.position(hand).unwrap().0;
+            miss = miss.max(out[hand].position.distance(goal));
+        }
+        (sink, miss)
+    };
+    let (without, miss_without) = worst(0);
+    let (with, miss) = worst(2);
+    assert!(
+        without > 0.75,
+        "the arm does not sink into the belly even without keeping out ({without}): the test shows nothing"
+    );
+    assert!(with < 0.25, "an arm bone sinks {with} radii into the trunk");
+    assert!(
+        miss <= miss_without + 0.01 * c.size(),
+        "the hand misses its goal by {miss} (without keeping out {miss_without})"
+    );
 }

@@ -124,9 +124,17 @@ pub fn frame_along(dir: Vec3, forward: Vec3) -> Quat {
     Quat::from_mat3(&Mat3::from_cols(x, y, z)).normalize()
 }
 
-/// Closest distance between segments `p1 q1` and `p2 q2` (Ericson, Real-Time Collision
-/// Detection 5.1.9): how close two capsules' axes come.
+/// Closest distance between segments `p1 q1` and `p2 q2`: how close two capsules' axes
+/// come.
 pub fn segment_distance(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> f32 {
+    let (s, t) = segment_closest(p1, q1, p2, q2);
+    (p1 + (q1 - p1) * s).distance(p2 + (q2 - p2) * t)
+}
+
+/// Where segments `p1 q1` and `p2 q2` come closest, as the parameters (0 at `p`, 1 at `q`)
+/// of those points on each (Ericson, Real-Time Collision Detection 5.1.9).
+#[inline]
+pub fn segment_closest(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (f32, f32) {
     let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
     let (a, e, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
     let (s, t) = if a <= 1e-12 && e <= 1e-12 {
@@ -156,7 +164,7 @@ pub fn segment_distance(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> f32 {
             (s, t)
         }
     };
-    (p1 + d1 * s).distance(p2 + d2 * t)
+    (s, t)
 }
 
 #[cfg(test)]

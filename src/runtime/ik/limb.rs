@@ -8,6 +8,7 @@ use super::plan::Topology;
 use super::setup::NONE;
 use super::tuning::{LimbTuning, shares};
 use crate::runtime::creature::Cap;
+use crate::runtime::math::{segment_closest, segment_distance};
 use crate::runtime::pose::BodyPose;
 use glam::{Quat, Vec3A};
 
@@ -62,6 +63,8 @@ pub(super) struct LimbScratch {
     stretch: Vec<f32>,
     /// Per particle: how far the stretch moved it.
     moved: Vec<Vec3A>,
+    /// Per obstacle of the plan: its posed centre and half axis.
+    obstacles: Vec<(Vec3A, Vec3A)>,
 }
 
 /// One step of the aim preconditioner: rotate and scale particles `first..end` about
@@ -118,6 +121,40 @@ pub(super) struct SimplifiedLimb {
     pub reach: f32,
 }
 
+/// An arm bone and a trunk body it must not sink into deeper than at rest (see
+/// [`keep_out`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct KeepOut {
+    /// The bone runs between these particles.
+    pub a: u16,
+    pub b: u16,
+    /// How much of a push each end takes: 0 for an end that may not move.
+    pub share_a: f32,
+    pub share_b: f32,
+    /// Index into [`LimbPlan::obstacles`].
+    pub obstacle: u16,
+    /// The least distance the bone's and the body's axes keep: both radii, less however
+    /// deep they already overlap at rest.
+    pub clearance: f32,
+    /// Beyond this distance between the bone's middle and the body's centre they cannot
+    /// touch (half the bone at its longest, half the body's axis, the clearance).
+    pub bound: f32,
+}
+
+/// A trunk body some arm bone keeps out of.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Obstacle {
+    pub body: u32,
+    /// The trunk body the spine phase places that it follows rigidly (itself when the
+    /// spine phase places it): a neck or head with no goal is posed only after the limbs,
+    /// so its place is carried from that body's.
+    pub anchor: u32,
+    /// Its rest centre seen from its anchor's, and half its capsule's axis, both in
+    /// rest-pose space: the posed ones are the anchor's rotation delta times these.
+    pub offset: Vec3A,
+    pub half_axis: Vec3A,
+}
+
 #[derive(Clone, Debug, Default)]
 pub(super) struct LimbPlan {
     pub limbs: Vec<Limb>,
@@ -154,6 +191,8 @@ pub(super) struct LimbPlan {
     /// Reconstruction order: parents first.
     pub bodies: Vec<LimbBody>,
     pub simplified: Vec<SimplifiedLimb>,
+    pub keep_out: Vec<KeepOut>,
+    pub obstacles: Vec<Obstacle>,
     /// Projection limits per particle (relative), fixed by the tuning.
     pub min_stretch: f32,
     pub max_stretch: f32,
@@ -210,6 +249,9 @@ impl LimbPlan {
                     end,
                 });
                 b.finish_limb(first, end, s, t);
+                if !has_foot && t.keep_out_rounds > 0 {
+                    b.keep_out_pairs(first, end, s);
+                }
                 ranges.push(constraints_from..b.plan.constraints.len());
             }
         }
@@ -466,6 +508,98 @@ impl Builder<'_, '_> {
         }
     }
 
+    /// The arm's bones against every trunk body it could reach and does not touch through
+    /// a joint (its attachment; and for its first bone also the attachment's neighbours on
+    /// the spine, which the shoulder sits between).
+    fn keep_out_pairs(&mut self, first: u16, end: u16, spine_body: usize) {
+        let (rig, creature) = (self.topo.rig, self.topo.creature);
+        let near_attachment = |s: usize| {
+            s == spine_body
+                || rig.parent[spine_body] == s as u32
+                || rig.parent[s] == spine_body as u32
+        };
+        let attach = rig.pivot[self.plan.particles[first as usize].body as usize];
+        let mut path = vec![0.0f32; (end - first) as usize];
+        for q in first + 1..end {
+            let particle = self.plan.particles[q as usize];
+            let (a, b) = (particle.parent, q);
+            path[(q - first) as usize] = path[(a - first) as usize] + particle.rest_len;
+            let Some(&(bone, _)) = self.members[a as usize]
+                .iter()
+                .find(|(_, children)| children.contains(&b))
+            else {
+                continue;
+            };
+            let bone_radius = creature.body(bone as usize).rounded().1;
+            let (share_a, share_b) = (
+                f32::from(u8::from(!self.immovable(a, first))),
+                f32::from(u8::from(!self.immovable(b, first))),
+            );
+            if bone_radius <= 0.0 || share_a + share_b == 0.0 {
+                continue;
+            }
+            let reach = path[(q - first) as usize];
+            let (pa, pb) = (
+                rig.pivot[self.plan.particles[a as usize].body as usize],
+                rig.pivot[self.plan.particles[b as usize].body as usize],
+            );
+            for s in 0..rig.len() {
+                if !rig.spine[s] || s == spine_body || (a == first && near_attachment(s)) {
+                    continue;
+                }
+                let (half, radius) = creature.body(s).rounded();
+                if radius <= 0.0 {
+                    continue;
+                }
+                let half_axis = rig.rotation[s] * Vec3A::from(half);
+                let (c0, c1) = (rig.centre[s] - half_axis, rig.centre[s] + half_axis);
+                // Out of the bone's reach even with the spine bent toward it.
+                let far = segment_distance(attach.into(), attach.into(), c0.into(), c1.into());
+                if far > 1.5 * reach + bone_radius + radius {
+                    continue;
+                }
+                let rest = segment_distance(pa.into(), pb.into(), c0.into(), c1.into());
+                let clearance = (bone_radius + radius).min(rest);
+                if clearance <= 0.0 {
+                    continue;
+                }
+                let mut anchor = s;
+                while !self.topo.has_ik[anchor] {
+                    match rig.parent_of(anchor) {
+                        Some(up) if rig.spine[up] => anchor = up,
+                        _ => break,
+                    }
+                }
+                if !self.topo.has_ik[anchor] {
+                    continue;
+                }
+                let obstacle = match self.plan.obstacles.iter().position(|o| o.body == s as u32) {
+                    Some(i) => i,
+                    None => {
+                        self.plan.obstacles.push(Obstacle {
+                            body: s as u32,
+                            anchor: anchor as u32,
+                            offset: rig.centre[s] - rig.centre[anchor],
+                            half_axis,
+                        });
+                        self.plan.obstacles.len() - 1
+                    }
+                };
+                self.plan.keep_out.push(KeepOut {
+                    a,
+                    b,
+                    share_a,
+                    share_b,
+                    obstacle: obstacle as u16,
+                    clearance,
+                    bound: 0.5 * self.plan.max_stretch * particle.rest_len
+                        + half_axis.length()
+                        + clearance,
+                });
+            }
+        }
+    }
+
     fn push_constraint(&mut self, a: u16, b: u16, first: u16, t: &LimbTuning, masses: (f32, f32)) {
         let (fixed_a, fixed_b) = (self.immovable(a, first), self.immovable(b, first));
         if fixed_a && fixed_b {
@@ -624,12 +758,97 @@ pub(super) fn solve_limbs(
             break;
         }
     }
+    if tuning.keep_out_rounds > 0 && !plan.obstacles.is_empty() {
+        passes += keep_out_rounds(plan, tuning, pose, delta, p, &mut scratch.obstacles);
+    }
     for (k, &stretch) in scratch.stretch.iter().enumerate() {
         if stretch > 1.0 {
             stretch_limb(plan, plan.pinned[k], stretch, p, &mut scratch.moved);
         }
     }
     passes
+}
+
+/// Keeps the arms out of the trunk: rounds of [`keep_out`] and passes to restore the
+/// bones' lengths, while any bone is in. Returns the passes run. Not inlined, so the
+/// solve's own loop keeps its registers.
+#[inline(never)]
+fn keep_out_rounds(
+    plan: &LimbPlan,
+    tuning: &LimbTuning,
+    pose: &[BodyPose],
+    delta: &[Quat],
+    p: &mut [Vec3A],
+    obstacles: &mut Vec<(Vec3A, Vec3A)>,
+) -> u32 {
+    obstacles.clear();
+    obstacles.extend(plan.obstacles.iter().map(|o| {
+        let turn = delta[o.anchor as usize];
+        let centre = Vec3A::from(pose[o.anchor as usize].position) + turn * o.offset;
+        (centre, turn * o.half_axis)
+    }));
+    let mut passes = 0;
+    for _ in 0..tuning.keep_out_rounds {
+        if !keep_out(plan, obstacles, p) {
+            break;
+        }
+        for _ in 0..tuning.keep_out_relax {
+            passes += 1;
+            relax(p, &plan.ops);
+        }
+    }
+    passes
+}
+
+/// Pushes every arm bone sunk into a trunk body deeper than at rest back out to where their
+/// axes keep the clearance, along the line between their nearest points; the bone's free
+/// ends share the push by how near each is to the contact. Returns whether any bone was in.
+/// A goal inside the body still pins its particle: only the bones between are moved.
+fn keep_out(plan: &LimbPlan, obstacles: &[(Vec3A, Vec3A)], p: &mut [Vec3A]) -> bool {
+    let mut any = false;
+    for k in &plan.keep_out {
+        let (centre, half_axis) = obstacles[k.obstacle as usize];
+        let (a, b) = (p[k.a as usize], p[k.b as usize]);
+        let mid = (a + b) * 0.5;
+        if mid.distance_squared(centre) >= k.bound * k.bound {
+            continue;
+        }
+        let (s, t) = segment_closest(
+            a.into(),
+            b.into(),
+            (centre - half_axis).into(),
+            (centre + half_axis).into(),
+        );
+        let gap = (a + (b - a) * s) - (centre + half_axis * (2.0 * t - 1.0));
+        let dist = gap.length();
+        let depth = k.clearance - dist;
+        if depth <= 0.0 || !depth.is_finite() {
+            continue;
+        }
+        let normal = if dist > 1e-6 * k.clearance {
+            gap / dist
+        } else {
+            // On the body's axis: straight out from it, toward the bone's middle.
+            let off = mid - centre;
+            let axis = half_axis.normalize_or_zero();
+            match (off - axis * off.dot(axis)).try_normalize() {
+                Some(n) => n,
+                None => continue,
+            }
+        };
+        let (wa, wb) = ((1.0 - s) * k.share_a, s * k.share_b);
+        let norm = wa * wa + wb * wb;
+        if norm < 1e-6 {
+            continue;
+        }
+        // A bone held at one end and touching near it would need a long lever: cap the
+        // free end's move and let the next round finish.
+        let push = normal * (depth / norm).min(4.0 * depth);
+        p[k.a as usize] += push * wa;
+        p[k.b as usize] += push * wb;
+        any = true;
+    }
+    any
 }
 
 /// How far from its anchor a goal `dist` away is pinned, for a limb of `reach`: up to

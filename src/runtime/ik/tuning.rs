@@ -90,6 +90,12 @@ pub struct LimbTuning {
     /// that direction, by up to this factor, so the joints start bent rather than in a line
     /// (a straight limb squashed in line could never bend). 1 is the paper's aim.
     pub aim_max_widen: f32,
+    /// Rounds of keeping an arm's bones out of the trunk after the passes: each pushes every
+    /// bone sunk into a spine, neck or head body deeper than at rest back to its surface, then
+    /// runs `keep_out_relax` passes to restore the bones' lengths. 0 turns it off (the paper
+    /// has no such step: its animators kept arms clear by hand, clip by clip).
+    pub keep_out_rounds: u32,
+    pub keep_out_relax: u32,
 }
 
 impl Default for IkTuning {
@@ -136,6 +142,8 @@ impl Default for LimbTuning {
             leafward_mass: 1.0,
             over_relaxation: 1.5,
             aim_max_widen: 4.0,
+            keep_out_rounds: 2,
+            keep_out_relax: 2,
         }
     }
 }
