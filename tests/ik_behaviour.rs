@@ -8,7 +8,7 @@ mod common;
 
 use anymorph::runtime::creature::Creature;
 use anymorph::runtime::eval::Goals;
-use anymorph::runtime::ik::{ConstraintKind, IkPhase, IkSolver};
+use anymorph::runtime::ik::{ConstraintKind, IkPhase, IkSolver, IkTuning};
 use anymorph::runtime::math::rotation_angle_between;
 use anymorph::runtime::pose::BodyPose;
 use glam::{Quat, Vec3};
@@ -660,4 +660,56 @@ fn forked_necks_stay_on_their_shared_joint() {
             "{name}, {what}: the fork's bone is {length} of its rest length"
         );
     }
+}
+
+/// A hand goal swept steadily from inside the arm's reach to well beyond it: the chest
+/// starts turning gently. With the spine's give as narrow as the limb's own stretch, its turn
+/// rate jumps from nothing to full within a step or two (what a long neck ahead of the arm
+/// whips with); eased in over `spine.limb_give_zone` of the reach, the worst change of rate
+/// per step is less than half of that, and the hand ends no further from the goal than with
+/// the narrow give plus half the zone (what the spine holds back at most).
+#[test]
+fn the_spine_eases_in_as_a_goal_passes_the_reach() {
+    let c = common::creature("biped");
+    let hand = c.find("hand_l").unwrap();
+    let arm_root = limb_root(c, hand);
+    let chest = c.parent(arm_root).unwrap();
+    let shoulder = c.pivot(arm_root);
+    let reach = c.limb_length(hand) + c.pivot(hand).distance(c.body(hand).position);
+    let ahead = Vec3::new(0.3 * shoulder.x.signum(), -0.2, 1.0).normalize();
+    let sweep = |zone: f32| {
+        let mut tuning = IkTuning::default();
+        tuning.spine.limb_give_zone = zone;
+        let mut solver = IkSolver::with_tuning(c, tuning);
+        let mut out = Vec::new();
+        let steps = 160;
+        let mut miss = 0.0;
+        let turns: Vec<f32> = (0..=steps)
+            .map(|i| {
+                let goal = shoulder + ahead * reach * (0.8 + 0.8 * i as f32 / steps as f32);
+                let mut g = Goals::new(c.len());
+                g.set_position(hand, goal, 1.0);
+                solver.solve(c, &g, &mut out);
+                miss = out[hand].position.distance(goal);
+                rotation_angle_between(out[chest].rotation, c.body(chest).rotation)
+            })
+            .collect();
+        let rates: Vec<f32> = turns.windows(2).map(|w| w[1] - w[0]).collect();
+        let jerk = rates
+            .windows(2)
+            .map(|w| (w[1] - w[0]).abs())
+            .fold(0.0f32, f32::max);
+        (jerk, miss)
+    };
+    let zone = IkTuning::default().spine.limb_give_zone;
+    let (narrow, narrow_miss) = sweep(0.1);
+    let (eased, miss) = sweep(zone);
+    assert!(
+        eased < 0.5 * narrow,
+        "the chest's turn rate changes by up to {eased} rad per step eased in, {narrow} narrow"
+    );
+    assert!(
+        miss <= narrow_miss + 0.5 * zone * reach,
+        "the hand ends {miss} from its goal, {narrow_miss} with the narrow give"
+    );
 }

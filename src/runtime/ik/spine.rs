@@ -236,7 +236,7 @@ impl SpinePlan {
             plan.slot_give.push(LimbGive {
                 attach: i,
                 reach,
-                zone: 2.0 * (topo.tuning.limb.max_stretch - 1.0).max(0.0) * reach,
+                zone: t.limb_give_zone.max(0.0) * reach,
             });
             limb_constraints[i as usize].push(Constraint {
                 a: i,
@@ -396,9 +396,9 @@ impl SpinePlan {
     }
 }
 
-/// A simplified limb stretches a little before it pulls the spine: as its goal passes the
-/// limb's reach the spine eases in (C1, by the soft-correction curve) and takes over fully
-/// once the limb's own stretch limit is used up. The give is measured once, from where the
+/// A simplified limb holds back before it pulls the spine: as its goal passes the limb's
+/// reach the spine eases in (C1, by the soft-correction curve) over `spine.limb_give_zone`
+/// of the reach, and then follows the goal fully. The give is measured once, from where the
 /// root-relative rest pose puts the spine particle, so the constraint stays hard: the result
 /// does not depend on how many passes run, and the chest (and the head riding on it) turns
 /// smoothly as an animated reach grazes the arm's length.

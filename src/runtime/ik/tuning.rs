@@ -43,6 +43,13 @@ pub struct SpineTuning {
     /// A limb simplified to one constraint may compress to this fraction of its rest chord
     /// before it pushes the spine (the paper's 10 %): the limb phase bends it instead.
     pub limb_min_compress: f32,
+    /// Over how much of a limb's reach (from its spine body's pivot) the spine eases in
+    /// once a goal passes it: the pull starts at nothing and takes up the goal's whole
+    /// motion only this far beyond. A far goal is then reached short by half of it, less
+    /// what the limb's own stretch makes up. Narrow, a goal moving past the reach jerks the
+    /// spine into motion, and whatever the spine carries ahead of the arm (a long neck, a
+    /// head) whips with it; 0.6 keeps that below the validation grid's jitter limit.
+    pub limb_give_zone: f32,
     /// Masses of the two ends of a spine constraint between free particles: a heavier
     /// rootward end makes the spine bend more toward its tips.
     pub rootward_mass: f32,
@@ -120,6 +127,7 @@ impl Default for SpineTuning {
             min_stretch: 0.9,
             max_stretch: 1.2,
             limb_min_compress: 0.1,
+            limb_give_zone: 0.6,
             rootward_mass: 2.0,
             leafward_mass: 1.0,
             limb_attach_mass: 1.0,
