@@ -134,7 +134,7 @@ pub(super) struct KeepOut {
     /// Index into [`LimbPlan::obstacles`].
     pub obstacle: u16,
     /// The least distance the bone's and the body's axes keep: both radii, less however
-    /// deep they already overlap at rest.
+    /// deep they already overlap at rest and a quarter of the thinner radius.
     pub clearance: f32,
     /// Beyond this distance between the bone's middle and the body's centre they cannot
     /// touch (half the bone at its longest, half the body's axis, the clearance).
@@ -193,6 +193,8 @@ pub(super) struct LimbPlan {
     pub simplified: Vec<SimplifiedLimb>,
     pub keep_out: Vec<KeepOut>,
     pub obstacles: Vec<Obstacle>,
+    /// The constraints of the limbs with [`LimbPlan::keep_out`] pairs, as a pass runs them.
+    pub keep_out_ops: Vec<Op>,
     /// Projection limits per particle (relative), fixed by the tuning.
     pub min_stretch: f32,
     pub max_stretch: f32,
@@ -277,6 +279,22 @@ impl LimbPlan {
             .collect();
         let bent = b.bent_at_rest();
         let compiled = compile(&b.plan.constraints, &still, Hinges::Chained(&bent));
+        // What restores the bones' lengths after keeping out: only the limbs that keep out.
+        let keeps_out: Vec<bool> = {
+            let mut limbs = vec![false; b.plan.limbs.len()];
+            for k in &b.plan.keep_out {
+                limbs[b.plan.particles[k.b as usize].limb as usize] = true;
+            }
+            limbs
+        };
+        let arm_constraints: Vec<Constraint> = b
+            .plan
+            .constraints
+            .iter()
+            .filter(|c| keeps_out[b.plan.particles[c.b as usize].limb as usize])
+            .copied()
+            .collect();
+        b.plan.keep_out_ops = compile(&arm_constraints, &still, Hinges::Chained(&bent)).ops;
         // Arms only: a leg's joints start the first pass where the aim put them (settling a
         // leg's joints from their rest place made planted legs twitch as the body crouched).
         let settle: Vec<bool> = b
@@ -519,6 +537,7 @@ impl Builder<'_, '_> {
                 || rig.parent[s] == spine_body as u32
         };
         let attach = rig.pivot[self.plan.particles[first as usize].body as usize];
+
         let mut path = vec![0.0f32; (end - first) as usize];
         for q in first + 1..end {
             let particle = self.plan.particles[q as usize];
@@ -559,7 +578,9 @@ impl Builder<'_, '_> {
                     continue;
                 }
                 let rest = segment_distance(pa.into(), pb.into(), c0.into(), c1.into());
-                let clearance = (bone_radius + radius).min(rest);
+                // A quarter of the thinner radius is let sink unpushed: a bone grazing the
+                // trunk shows nothing, and most frames then need no push and no passes.
+                let clearance = (bone_radius + radius).min(rest) - 0.25 * bone_radius.min(radius);
                 if clearance <= 0.0 {
                     continue;
                 }
@@ -794,7 +815,7 @@ fn keep_out_rounds(
         }
         for _ in 0..tuning.keep_out_relax {
             passes += 1;
-            relax(p, &plan.ops);
+            relax(p, &plan.keep_out_ops);
         }
     }
     passes
@@ -820,11 +841,12 @@ fn keep_out(plan: &LimbPlan, obstacles: &[(Vec3A, Vec3A)], p: &mut [Vec3A]) -> b
             (centre + half_axis).into(),
         );
         let gap = (a + (b - a) * s) - (centre + half_axis * (2.0 * t - 1.0));
-        let dist = gap.length();
-        let depth = k.clearance - dist;
-        if depth <= 0.0 || !depth.is_finite() {
+        let dist_sq = gap.length_squared();
+        if dist_sq >= k.clearance * k.clearance || !dist_sq.is_finite() {
             continue;
         }
+        let dist = dist_sq.sqrt();
+        let depth = k.clearance - dist;
         let normal = if dist > 1e-6 * k.clearance {
             gap / dist
         } else {
