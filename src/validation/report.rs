@@ -150,7 +150,10 @@ td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
             c.name()
         );
     }
-    out.push_str("</p><table><tr><th>clip \\ creature</th>");
+    out.push_str(
+        r#"</p><p class="note">In a picture the body that failed is red, and the body it sank into (interpenetration) orange.</p>"#,
+    );
+    out.push_str("<table><tr><th>clip \\ creature</th>");
     for cr in &creatures {
         let _ = write!(out, r#"<th class="creature">{}</th>"#, escape(cr));
     }

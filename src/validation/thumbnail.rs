@@ -19,6 +19,8 @@ pub struct ThumbnailRenderer {
 
 const BODY: [f32; 3] = [0.55, 0.6, 0.68];
 const CULPRIT: [f32; 3] = [0.9, 0.12, 0.1];
+/// The second body of a two-body check (what the culprit sank into), so a tester sees both.
+const OTHER: [f32; 3] = [0.95, 0.6, 0.1];
 
 impl ThumbnailRenderer {
     /// Fails when there is no adapter at all (not even a CPU one); the caller reports
@@ -70,7 +72,14 @@ impl ThumbnailRenderer {
         let Some(pose) = pose_at(clip, creature, config, variant, &failure) else {
             return Ok(false);
         };
-        let scene = scene(creature, &pose, &failure.body, self.width, self.height);
+        let other = failure.other.as_deref().unwrap_or("");
+        let scene = scene(
+            creature,
+            &pose,
+            (&failure.body, other),
+            self.width,
+            self.height,
+        );
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| RenderError::Save {
                 path: dir.display().to_string(),
@@ -88,7 +97,7 @@ impl ThumbnailRenderer {
 fn scene(
     creature: &Creature,
     pose: &[crate::runtime::pose::BodyPose],
-    culprit: &str,
+    (culprit, other): (&str, &str),
     width: u32,
     height: u32,
 ) -> Scene {
@@ -96,7 +105,16 @@ fn scene(
         .bodies()
         .iter()
         .zip(pose)
-        .map(|(b, p)| BodyInstance::posed(b, p, if b.name == culprit { CULPRIT } else { BODY }))
+        .map(|(b, p)| {
+            let colour = if b.name == culprit {
+                CULPRIT
+            } else if !other.is_empty() && b.name == other {
+                OTHER
+            } else {
+                BODY
+            };
+            BodyInstance::posed(b, p, colour)
+        })
         .collect();
     let bounds = bodies
         .iter()
@@ -122,5 +140,34 @@ fn scene(
         bodies,
         ground: Some(Ground::around(bounds, ground_height)),
         ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::pose::BodyPose;
+
+    /// A tester looking at an interpenetration sees both bodies: the one that failed in
+    /// red, the one it sank into in orange, the rest grey.
+    #[test]
+    fn the_failing_body_and_what_it_sank_into_stand_out() {
+        let creature = crate::samples::creatures()
+            .unwrap()
+            .into_iter()
+            .find(|c| c.name() == "biped")
+            .unwrap();
+        let pose: Vec<BodyPose> = creature
+            .bodies()
+            .iter()
+            .map(|b| BodyPose::new(b.position, b.rotation))
+            .collect();
+        let shown = scene(&creature, &pose, ("forearm_l", "spine_2"), 160, 120);
+        let colour = |name: &str| shown.bodies[creature.find(name).unwrap()].color;
+        assert_eq!(colour("forearm_l"), CULPRIT);
+        assert_eq!(colour("spine_2"), OTHER);
+        assert_eq!(colour("head"), BODY);
+        let alone = scene(&creature, &pose, ("forearm_l", ""), 160, 120);
+        assert!(alone.bodies.iter().all(|b| b.color != OTHER));
     }
 }
