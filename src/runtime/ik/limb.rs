@@ -574,7 +574,7 @@ impl Builder<'_, '_> {
                 let (c0, c1) = (rig.centre[s] - half_axis, rig.centre[s] + half_axis);
                 // Out of the bone's reach even with the spine bent toward it.
                 let far = segment_distance(attach.into(), attach.into(), c0.into(), c1.into());
-                if far > 1.5 * reach + bone_radius + radius {
+                if far > 1.1 * reach + bone_radius + radius {
                     continue;
                 }
                 let rest = segment_distance(pa.into(), pb.into(), c0.into(), c1.into());
