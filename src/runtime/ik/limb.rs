@@ -64,7 +64,7 @@ pub(super) struct LimbScratch {
     /// Per particle: how far the stretch moved it.
     moved: Vec<Vec3A>,
     /// Per obstacle of the plan: its posed centre and half axis.
-    obstacles: Vec<(Vec3A, Vec3A)>,
+    obstacles: Vec<(Vec3A, Vec3A, f32)>,
 }
 
 /// One step of the aim preconditioner: rotate and scale particles `first..end` about
@@ -136,8 +136,8 @@ pub(super) struct KeepOut {
     /// The least distance the bone's and the body's axes keep: both radii, less however
     /// deep they already overlap at rest and a quarter of the thinner radius.
     pub clearance: f32,
-    /// Beyond this distance between the bone's middle and the body's centre they cannot
-    /// touch (half the bone at its longest, half the body's axis, the clearance).
+    /// Beyond this distance between the bone's middle and the body's axis they cannot
+    /// touch (half the bone at its longest, and the clearance).
     pub bound: f32,
 }
 
@@ -526,23 +526,20 @@ impl Builder<'_, '_> {
         }
     }
 
-    /// The arm's bones against every trunk body it could reach and does not touch through
-    /// a joint (its attachment; and for its first bone also the attachment's neighbours on
-    /// the spine, which the shoulder sits between).
+    /// The arm's bones against every trunk body but its attachment that they could reach.
+    /// The first bone (a clavicle, or the upper arm of an arm without one) is left out: it
+    /// turns about its joint on the trunk and sits against it by design.
     fn keep_out_pairs(&mut self, first: u16, end: u16, spine_body: usize) {
         let (rig, creature) = (self.topo.rig, self.topo.creature);
-        let near_attachment = |s: usize| {
-            s == spine_body
-                || rig.parent[spine_body] == s as u32
-                || rig.parent[s] == spine_body as u32
-        };
         let attach = rig.pivot[self.plan.particles[first as usize].body as usize];
-
         let mut path = vec![0.0f32; (end - first) as usize];
         for q in first + 1..end {
             let particle = self.plan.particles[q as usize];
             let (a, b) = (particle.parent, q);
             path[(q - first) as usize] = path[(a - first) as usize] + particle.rest_len;
+            if a == first {
+                continue;
+            }
             let Some(&(bone, _)) = self.members[a as usize]
                 .iter()
                 .find(|(_, children)| children.contains(&b))
@@ -563,7 +560,7 @@ impl Builder<'_, '_> {
                 rig.pivot[self.plan.particles[b as usize].body as usize],
             );
             for s in 0..rig.len() {
-                if !rig.spine[s] || s == spine_body || (a == first && near_attachment(s)) {
+                if !rig.spine[s] || s == spine_body {
                     continue;
                 }
                 let (half, radius) = creature.body(s).rounded();
@@ -613,9 +610,7 @@ impl Builder<'_, '_> {
                     share_b,
                     obstacle: obstacle as u16,
                     clearance,
-                    bound: 0.5 * self.plan.max_stretch * particle.rest_len
-                        + half_axis.length()
-                        + clearance,
+                    bound: 0.5 * self.plan.max_stretch * particle.rest_len + clearance,
                 });
             }
         }
@@ -800,13 +795,15 @@ fn keep_out_rounds(
     pose: &[BodyPose],
     delta: &[Quat],
     p: &mut [Vec3A],
-    obstacles: &mut Vec<(Vec3A, Vec3A)>,
+    obstacles: &mut Vec<(Vec3A, Vec3A, f32)>,
 ) -> u32 {
     obstacles.clear();
     obstacles.extend(plan.obstacles.iter().map(|o| {
         let turn = delta[o.anchor as usize];
         let centre = Vec3A::from(pose[o.anchor as usize].position) + turn * o.offset;
-        (centre, turn * o.half_axis)
+        let len_sq = o.half_axis.length_squared();
+        let inv = if len_sq > 1e-20 { 1.0 / len_sq } else { 0.0 };
+        (centre, turn * o.half_axis, inv)
     }));
     let mut passes = 0;
     for _ in 0..tuning.keep_out_rounds {
@@ -825,13 +822,16 @@ fn keep_out_rounds(
 /// axes keep the clearance, along the line between their nearest points; the bone's free
 /// ends share the push by how near each is to the contact. Returns whether any bone was in.
 /// A goal inside the body still pins its particle: only the bones between are moved.
-fn keep_out(plan: &LimbPlan, obstacles: &[(Vec3A, Vec3A)], p: &mut [Vec3A]) -> bool {
+fn keep_out(plan: &LimbPlan, obstacles: &[(Vec3A, Vec3A, f32)], p: &mut [Vec3A]) -> bool {
     let mut any = false;
     for k in &plan.keep_out {
-        let (centre, half_axis) = obstacles[k.obstacle as usize];
+        let (centre, half_axis, inv_axis_sq) = obstacles[k.obstacle as usize];
         let (a, b) = (p[k.a as usize], p[k.b as usize]);
         let mid = (a + b) * 0.5;
-        if mid.distance_squared(centre) >= k.bound * k.bound {
+        // The bone's middle against the body's axis: most pairs are apart by far more.
+        let from_end = mid - (centre - half_axis);
+        let along = (from_end.dot(half_axis) * 0.5 * inv_axis_sq).clamp(0.0, 1.0);
+        if (from_end - half_axis * (2.0 * along)).length_squared() >= k.bound * k.bound {
             continue;
         }
         let (s, t) = segment_closest(
