@@ -486,32 +486,46 @@ fn a_spine_body_jointed_to_the_root_turns_toward_its_pulled_child() {
     );
 }
 
+/// The biped's left hand sent straight out ahead of its shoulder at a steady speed, from 0.8
+/// of its reach to `to` of it in `steps` steps: the chest's turn from rest at each step, and
+/// how far the hand ends from the last goal.
+fn chest_turns_on_a_far_reach(tuning: IkTuning, steps: usize, to: f32) -> (Vec<f32>, f32) {
+    let c = common::creature("biped");
+    let hand = c.find("hand_l").unwrap();
+    let arm_root = limb_root(c, hand);
+    let chest = c.parent(arm_root).unwrap();
+    let shoulder = c.pivot(arm_root);
+    let ahead = Vec3::new(0.3 * shoulder.x.signum(), -0.2, 1.0).normalize();
+    let mut solver = IkSolver::with_tuning(c, tuning);
+    let mut out = Vec::new();
+    let mut miss = 0.0;
+    let reach = hand_reach(c, hand);
+    let turns = (0..=steps)
+        .map(|i| {
+            let goal = shoulder + ahead * reach * (0.8 + (to - 0.8) * i as f32 / steps as f32);
+            let mut g = Goals::new(c.len());
+            g.set_position(hand, goal, 1.0);
+            solver.solve(c, &g, &mut out);
+            miss = out[hand].position.distance(goal);
+            rotation_angle_between(out[chest].rotation, c.body(chest).rotation)
+        })
+        .collect();
+    (turns, miss)
+}
+
+/// How far a hand reaches from its limb's first joint: its limb and its own joint to centre.
+fn hand_reach(c: &Creature, hand: usize) -> f32 {
+    c.limb_length(hand) + c.pivot(hand).distance(c.body(hand).position)
+}
+
 /// A hand goal swept straight out through the arm's reach: the chest starts to follow once
 /// the arm locks straight, and it eases in — the rate at which it turns never jumps between
 /// two neighbouring goals. A chest that started at once would shake the head riding on it
 /// whenever an animated reach grazed the arm's length.
 #[test]
 fn the_chest_eases_into_a_reach_beyond_the_arm() {
-    let c = common::creature("biped");
-    let hand = c.find("hand_l").unwrap();
-    let arm_root = limb_root(c, hand);
-    let chest = c.parent(arm_root).unwrap();
-    let shoulder = c.pivot(arm_root);
-    let reach = c.limb_length(hand) + c.pivot(hand).distance(c.body(hand).position);
-    let ahead = Vec3::new(0.3 * shoulder.x.signum(), -0.2, 1.0).normalize();
-    let mut solver = IkSolver::new(c);
-    let mut out = Vec::new();
     let steps = 120;
-    let turns: Vec<f32> = (0..=steps)
-        .map(|i| {
-            let goal = shoulder + ahead * reach * (0.8 + 0.5 * i as f32 / steps as f32);
-            let mut g = Goals::new(c.len());
-            g.set_position(hand, goal, 1.0);
-            solver.solve(c, &g, &mut out);
-
-            rotation_angle_between(out[chest].rotation, c.body(chest).rotation)
-        })
-        .collect();
+    let (turns, _) = chest_turns_on_a_far_reach(IkTuning::default(), steps, 1.3);
 
     let rates: Vec<f32> = turns.windows(2).map(|w| w[1] - w[0]).collect();
     let full_rate = rates[rates.len() - 10..].iter().sum::<f32>() / 10.0;
@@ -671,29 +685,11 @@ fn forked_necks_stay_on_their_shared_joint() {
 #[test]
 fn the_spine_eases_in_as_a_goal_passes_the_reach() {
     let c = common::creature("biped");
-    let hand = c.find("hand_l").unwrap();
-    let arm_root = limb_root(c, hand);
-    let chest = c.parent(arm_root).unwrap();
-    let shoulder = c.pivot(arm_root);
-    let reach = c.limb_length(hand) + c.pivot(hand).distance(c.body(hand).position);
-    let ahead = Vec3::new(0.3 * shoulder.x.signum(), -0.2, 1.0).normalize();
+    let reach = hand_reach(c, c.find("hand_l").unwrap());
     let sweep = |zone: f32| {
         let mut tuning = IkTuning::default();
         tuning.spine.limb_give_zone = zone;
-        let mut solver = IkSolver::with_tuning(c, tuning);
-        let mut out = Vec::new();
-        let steps = 160;
-        let mut miss = 0.0;
-        let turns: Vec<f32> = (0..=steps)
-            .map(|i| {
-                let goal = shoulder + ahead * reach * (0.8 + 0.8 * i as f32 / steps as f32);
-                let mut g = Goals::new(c.len());
-                g.set_position(hand, goal, 1.0);
-                solver.solve(c, &g, &mut out);
-                miss = out[hand].position.distance(goal);
-                rotation_angle_between(out[chest].rotation, c.body(chest).rotation)
-            })
-            .collect();
+        let (turns, miss) = chest_turns_on_a_far_reach(tuning, 160, 1.6);
         let rates: Vec<f32> = turns.windows(2).map(|w| w[1] - w[0]).collect();
         let jerk = rates
             .windows(2)
