@@ -63,7 +63,8 @@ pub(super) struct LimbScratch {
     stretch: Vec<f32>,
     /// Per particle: how far the stretch moved it.
     moved: Vec<Vec3A>,
-    /// Per obstacle of the plan: its posed centre and half axis.
+    /// Per obstacle of the plan: its posed centre and half axis, and one over the half
+    /// axis's squared length.
     obstacles: Vec<(Vec3A, Vec3A, f32)>,
 }
 
