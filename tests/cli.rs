@@ -340,3 +340,31 @@ fn eval_walks_over_terrain_in_world_space() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--terrain: terrain 'hills'"));
 }
+
+/// A reader that stops early (`anymorph eval … | head`) closes the pipe while the command is
+/// still writing: it ends quietly with success, not with a panic about printing to stdout.
+#[test]
+fn a_reader_closing_the_pipe_early_ends_the_command_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_anymorph"))
+        .args([
+            "eval",
+            "sample_creatures/biped.creature.json",
+            "assets/clips/wave.clip.json",
+            "--frames",
+            "0:120:30",
+        ])
+        .current_dir(common::root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The pipe is closed here, megabytes before the output ends.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

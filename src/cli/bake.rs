@@ -61,7 +61,7 @@ pub(super) fn bake(args: BakeArgs) -> Result<()> {
         fps,
     };
     let summary = bake_to_file(&request, args.out)?;
-    println!(
+    say!(
         "wrote {}: {} bytes, {} body nodes, mesh: {}",
         args.out.display(),
         summary.bytes,
@@ -69,7 +69,7 @@ pub(super) fn bake(args: BakeArgs) -> Result<()> {
         summary.mesh
     );
     for (name, frames) in &summary.animations {
-        println!("  animation '{name}': {frames} frames at {fps} fps");
+        say!("  animation '{name}': {frames} frames at {fps} fps");
     }
     Ok(())
 }

@@ -112,13 +112,15 @@ pub(super) fn bench(args: BenchArgs) -> Result<()> {
             "us_per_creature_frame": us_per, "stages_us": stages,
             "creatures_at_60hz": at_60hz, "mix": mix,
         });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        say!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
-        println!(
+        say!(
             "{} creatures × {} frames on {} thread(s): {us_per:.3} µs per creature-frame ({at_60hz} creatures fit in a 60 Hz frame)",
-            args.creatures, args.frames, args.threads
+            args.creatures,
+            args.frames,
+            args.threads
         );
-        println!(
+        say!(
             "per stage (one thread, µs): curves {:.3}  specialize {:.3}  blend {:.3}  gait {:.3}  ik {:.3}  jiggle {:.3}",
             us(times.curves),
             us(times.specialize),

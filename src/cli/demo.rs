@@ -9,18 +9,18 @@ use std::path::Path;
 pub(super) fn demo() -> Result<()> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/sample.project.json");
     let project = load_project(&path)?;
-    println!("Anymorph sample project: {}", path.display());
-    println!(
+    say!("Anymorph sample project: {}", path.display());
+    say!(
         "{} creatures, {} clips\n",
         project.creatures.len(),
         project.clips.len()
     );
     for clip in &project.clips {
-        println!("{} — {}", clip.name, clip.intent);
+        say!("{} — {}", clip.name, clip.intent);
         for c in &project.creatures {
             let b = bind(clip, c);
             match &b.reason {
-                None => println!(
+                None => say!(
                     "  {:<14} {} variant(s): {}",
                     c.name(),
                     b.variants.len(),
@@ -31,12 +31,12 @@ pub(super) fn demo() -> Result<()> {
                         .collect::<Vec<_>>()
                         .join(" | ")
                 ),
-                Some(r) => println!("  {:<14} does not bind: {r}", c.name()),
+                Some(r) => say!("  {:<14} does not bind: {r}", c.name()),
             }
         }
     }
-    println!("\nTry: anymorph info sample_creatures/biped.creature.json");
-    println!(
+    say!("\nTry: anymorph info sample_creatures/biped.creature.json");
+    say!(
         "     anymorph eval sample_creatures/quadruped.creature.json assets/clips/wave.clip.json --time 0.5"
     );
     Ok(())

@@ -115,7 +115,7 @@ pub(super) fn eval_cmd(args: EvalArgs) -> Result<()> {
     } else if let Some(Value::Object(f)) = out_frames.pop() {
         doc.extend(f);
     }
-    println!("{}", serde_json::to_string_pretty(&Value::Object(doc))?);
+    say!("{}", serde_json::to_string_pretty(&Value::Object(doc))?);
     Ok(())
 }
 

@@ -49,7 +49,7 @@ pub(super) fn export(args: ExportArgs) -> Result<()> {
     let bytes = package_to_string(&package).len();
     let report = (args.report || args.json).then(|| size_report(&package));
     if args.json {
-        println!(
+        say!(
             "{}",
             serde_json::to_string_pretty(&json!({
                 "out": args.out.display().to_string(),
@@ -60,7 +60,7 @@ pub(super) fn export(args: ExportArgs) -> Result<()> {
         );
         return Ok(());
     }
-    println!(
+    say!(
         "wrote {}: {} clips, {} gait styles, {bytes} bytes",
         args.out.display(),
         package.clips.len(),
@@ -70,10 +70,10 @@ pub(super) fn export(args: ExportArgs) -> Result<()> {
         let before: usize = reductions.iter().map(|r| r.keys_before).sum();
         let after: usize = reductions.iter().map(|r| r.keys_after).sum();
         let worst = reductions.iter().map(|r| r.max_error).fold(0.0, f32::max);
-        println!("key reduction: {before} → {after} keys (largest change {worst:.6})");
+        say!("key reduction: {before} → {after} keys (largest change {worst:.6})");
     }
     if let Some(r) = report {
-        print!("{}", size_report_text(&r));
+        say_raw!("{}", size_report_text(&r));
     }
     Ok(())
 }

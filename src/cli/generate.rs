@@ -8,7 +8,7 @@ use std::path::Path;
 pub(super) fn generate(seed: u64, out: &Path) -> Result<()> {
     let creature = make(seed).with_context(|| format!("seed {seed} made an invalid creature"))?;
     save_creature(out, &creature)?;
-    println!(
+    say!(
         "wrote {}: {} bodies, {} legs, {} graspers",
         out.display(),
         creature.len(),

@@ -11,10 +11,10 @@ pub(super) fn info(path: &Path, as_json: bool) -> Result<()> {
     let c = load_creature(path)?;
     let summary = creature_summary(&c);
     if as_json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
+        say!("{}", serde_json::to_string_pretty(&summary)?);
         return Ok(());
     }
-    println!(
+    say!(
         "{} — {} bodies, root {}, {} legs",
         c.name(),
         c.len(),
@@ -22,7 +22,7 @@ pub(super) fn info(path: &Path, as_json: bool) -> Result<()> {
         c.legs().len()
     );
     let b = c.bounds();
-    println!(
+    say!(
         "bounds {:.3?} .. {:.3?}; spine {} ({})",
         b.min.to_array(),
         b.max.to_array(),
@@ -46,18 +46,18 @@ pub(super) fn info(path: &Path, as_json: bool) -> Result<()> {
                 .unwrap_or("")
                 .to_string()
         };
-        println!(
+        say!(
             "imported from glTF: {}; {}",
             text("skeleton"),
             text("facing")
         );
         if let Some(Value::Array(warnings)) = import.get("warnings") {
             for w in warnings.iter().filter_map(Value::as_str) {
-                println!("  warning: {w}");
+                say!("  warning: {w}");
             }
         }
     }
-    println!("{:<24} {:<20} {:>8}  caps", "body", "parent", "limb m");
+    say!("{:<24} {:<20} {:>8}  caps", "body", "parent", "limb m");
     for &id in c.order() {
         let body = c.body(id);
         let parent = c.parent(id).map_or("-", |p| c.body(p).name.as_str());
@@ -66,7 +66,7 @@ pub(super) fn info(path: &Path, as_json: bool) -> Result<()> {
             Some(s) => format!("   (from {s})"),
             None => String::new(),
         };
-        println!(
+        say!(
             "{:<24} {:<20} {:>8.3}  {}{source}",
             body.name,
             parent,
@@ -75,14 +75,14 @@ pub(super) fn info(path: &Path, as_json: bool) -> Result<()> {
         );
     }
     let gear = crate::runtime::gait::Gear::of(&c);
-    println!("locomotion: {:?}", gear.locomotion);
+    say!("locomotion: {:?}", gear.locomotion);
     for (i, g) in gear.groups.iter().enumerate() {
         let feet: Vec<&str> = g
             .limbs
             .iter()
             .map(|&l| c.body(gear.limbs[l].foot).name.as_str())
             .collect();
-        println!(
+        say!(
             "  group {i}: {} feet ({}), leg {:.3} m, cadence ×{:.3}{}",
             feet.len(),
             feet.join(" "),
@@ -96,7 +96,7 @@ pub(super) fn info(path: &Path, as_json: bool) -> Result<()> {
         );
     }
     for leg in c.legs() {
-        println!(
+        say!(
             "leg: {} → {} ({:.3} m)",
             c.body(leg.hip).name,
             c.body(leg.foot).name,

@@ -1,5 +1,23 @@
 //! The command line (DESIGN.md "Command line"): a stable contract that tests and scripts use.
 
+/// Prints a line of a command's output. A reader that stops early (`anymorph info F | head`)
+/// closes the pipe: the write fails with `BrokenPipe`, which ends the command quietly (see
+/// [`main_with_args`]) instead of panicking as `println!` does.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?;
+    }};
+}
+
+/// [`say!`] without the line end.
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)?;
+    }};
+}
+
 mod bake;
 mod bench;
 #[cfg(not(feature = "editor"))]
@@ -192,11 +210,21 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
     };
     match run(cli) {
         Ok(()) => 0,
+        // The reader of our output went away: nothing is wrong with the command.
+        Err(e) if closed_pipe(&e) => 0,
         Err(e) => {
             eprintln!("error: {e:#}");
             1
         }
     }
+}
+
+fn closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn run(cli: Cli) -> Result<()> {

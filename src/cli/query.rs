@@ -22,13 +22,13 @@ pub(super) fn query_cmd(path: &Path, query: &str, as_json: bool) -> Result<()> {
         .map(|b| c.body(b).name.as_str())
         .collect();
     if as_json {
-        println!(
+        say!(
             "{}",
             serde_json::to_string_pretty(&json!({ "query": q, "bodies": names }))?
         );
     } else {
         for n in names {
-            println!("{n}");
+            say!("{n}");
         }
     }
     Ok(())

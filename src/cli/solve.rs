@@ -35,7 +35,7 @@ pub(super) fn solve_cmd(creature_path: &Path, goals_path: &Path) -> Result<()> {
             "buckling_weight": debug.buckling_weight,
         },
     });
-    println!("{}", serde_json::to_string_pretty(&out)?);
+    say!("{}", serde_json::to_string_pretty(&out)?);
     Ok(())
 }
 

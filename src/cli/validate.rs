@@ -123,7 +123,7 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
     };
     let pictures = report::Thumbnails { has: &has, note };
     let summary = report::write(&args.report, &cells, &config, &pictures)?;
-    println!(
+    say!(
         "{} of {} cells pass ({:.1}%); {} do not bind; NaN in {}. Report: {}",
         summary["passed"],
         summary["cells"],
@@ -139,7 +139,7 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
             .collect();
         by.sort_by_key(|x| std::cmp::Reverse(x.1));
         for (check, n) in by {
-            println!("  {check}: {n} variant(s)");
+            say!("  {check}: {n} variant(s)");
         }
     }
     Ok(())

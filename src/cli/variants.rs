@@ -23,24 +23,24 @@ pub(super) fn variants(creature_path: &Path, clip_path: &Path, as_json: bool) ->
             .collect();
         let doc = json!({ "creature": creature.name(), "clip": clip.name, "binds": b.binds(),
                           "reason": b.reason, "variants": variants });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        say!("{}", serde_json::to_string_pretty(&doc)?);
         return Ok(());
     }
     match &b.reason {
-        Some(r) => println!(
+        Some(r) => say!(
             "'{}' does not bind on '{}': {r}",
             clip.name,
             creature.name()
         ),
         None => {
-            println!(
+            say!(
                 "'{}' binds on '{}' in {} variant(s):",
                 clip.name,
                 creature.name(),
                 b.variants.len()
             );
             for (i, v) in b.variants.iter().enumerate() {
-                println!(
+                say!(
                     "  {i:>3}  {}{}",
                     v.label,
                     if v.mirrored { "  (mirrored)" } else { "" }
