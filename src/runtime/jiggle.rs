@@ -436,9 +436,9 @@ impl Jiggles {
 /// away, turned by `rotation`, its shape rounded to a capsule) to rest on it: the new arm
 /// and rotation, or `None` when it is clear of the ground. It rises in the vertical plane
 /// it leans in (its animated pose's lean when it hangs straight down), by the least angle
-/// that lifts its shape's lowest point out. The ground gives by up to `cushion / 2`, easing in (C1), so a body settling onto it
-/// slows down instead of stopping dead in one frame; a body resting on it at rest is left
-/// alone. A body whose joint is too low to clear stands straight up.
+/// that lifts its shape's lowest point out. The ground gives by up to `cushion / 2`,
+/// easing in (C1), so a body settling onto it slows down instead of stopping dead in one
+/// frame; a body resting on it at rest is left alone. A body whose joint is too low to clear stands straight up.
 fn rest_on_ground(
     pivot: Vec3A,
     arm: Vec3A,

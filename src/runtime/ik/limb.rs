@@ -331,8 +331,7 @@ impl LimbPlan {
 
 impl Builder<'_, '_> {
     fn coincide(&self, a: u32, b: u32) -> bool {
-        let rig = self.topo.rig;
-        rig.pivot[a as usize].distance(rig.pivot[b as usize]) <= 1e-5 * rig.size
+        self.topo.rig.same_pivot(a as usize, b as usize)
     }
 
     /// Depth-first: allocates a particle for `bodies` (siblings sharing a pivot), then
@@ -548,10 +547,8 @@ impl Builder<'_, '_> {
                 continue;
             };
             let bone_radius = creature.body(bone as usize).rounded().1;
-            let (share_a, share_b) = (
-                f32::from(u8::from(!self.immovable(a, first))),
-                f32::from(u8::from(!self.immovable(b, first))),
-            );
+            let share = |q: u16| if self.immovable(q, first) { 0.0 } else { 1.0 };
+            let (share_a, share_b) = (share(a), share(b));
             if bone_radius <= 0.0 || share_a + share_b == 0.0 {
                 continue;
             }

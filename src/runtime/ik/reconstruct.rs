@@ -165,7 +165,7 @@ pub(super) fn spine_aim_pairs(plan: &SpinePlan, rig: &Rig) -> Vec<AimPair> {
         *slot = match *slot {
             NONE => c as u32,
             MANY => MANY,
-            s if rig.pivot[s as usize].distance(rig.pivot[c]) <= 1e-5 * rig.size => s,
+            s if rig.same_pivot(s as usize, c) => s,
             _ => MANY,
         };
     }

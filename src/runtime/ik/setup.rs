@@ -90,6 +90,12 @@ impl Rig {
         self.parent.len()
     }
 
+    /// Bodies `a` and `b` are jointed at one rest point (siblings forking from one joint):
+    /// the solver gives them one joint.
+    pub fn same_pivot(&self, a: usize, b: usize) -> bool {
+        self.pivot[a].distance(self.pivot[b]) <= 1e-5 * self.size
+    }
+
     pub fn parent_of(&self, b: usize) -> Option<usize> {
         let p = self.parent[b];
         (p != NONE).then_some(p as usize)

@@ -321,7 +321,7 @@ impl SpinePlan {
             let body = |k: u16| plan.particles[k as usize].body as usize;
             let same = |j: u16| {
                 plan.particles[j as usize].rootward == plan.particles[i as usize].rootward
-                    && rig.pivot[body(j)].distance(rig.pivot[body(i)]) <= 1e-5 * rig.size
+                    && rig.same_pivot(body(j), body(i))
             };
             if (1..i).any(same) {
                 continue;
