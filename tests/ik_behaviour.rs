@@ -709,3 +709,80 @@ fn the_spine_eases_in_as_a_goal_passes_the_reach() {
         "the hand ends {miss} from its goal, {narrow_miss} with the narrow give"
     );
 }
+
+/// How much deeper than at rest body `a` sinks into body `b`, in the thinner one's radii.
+fn sunk(c: &Creature, pose: &[BodyPose], a: usize, b: usize) -> f32 {
+    let depth = |pa: &BodyPose, pb: &BodyPose| {
+        let (ha, ra) = c.body(a).rounded();
+        let (hb, rb) = c.body(b).rounded();
+        let (ta, tb) = (pa.rotation * ha, pb.rotation * hb);
+        ra + rb
+            - anymorph::runtime::math::segment_distance(
+                pa.position - ta,
+                pa.position + ta,
+                pb.position - tb,
+                pb.position + tb,
+            )
+    };
+    let rest = |x: usize| BodyPose::new(c.body(x).position, c.body(x).rotation);
+    let thinner = c.body(a).rounded().1.min(c.body(b).rounded().1);
+    (depth(&pose[a], &pose[b]) - depth(&rest(a), &rest(b)).max(0.0)) / thinner
+}
+
+/// A goal swept from beside the biped's belly into its middle: the paper's solver pins the
+/// hand there, deep in the belly; kept out, the hand stops on the belly's surface (a quarter
+/// radius may graze) and slides there without a jump, and it stays as near the goal as the
+/// surface allows.
+#[test]
+fn a_hand_sent_into_the_belly_stays_on_its_surface() {
+    let c = common::creature("biped");
+    let hand = c.find("hand_l").unwrap();
+    let trunk = ["pelvis", "spine_1", "spine_2", "spine_3"].map(|n| c.find(n).unwrap());
+    let belly = c.find("spine_1").unwrap();
+    let steps = 35;
+    let goal_at = |i: usize| {
+        let x = 0.35 * (1.0 - i as f32 / steps as f32);
+        c.body(belly).position + Vec3::new(x, 0.0, 0.02)
+    };
+    let sweep = |rounds: u32| {
+        let mut tuning = IkTuning::default();
+        tuning.limb.keep_out_rounds = rounds;
+        let mut solver = IkSolver::with_tuning(c, tuning);
+        let mut out = Vec::new();
+        let (mut sink, mut jump, mut miss) = (0.0f32, 0.0f32, 0.0f32);
+        let mut last: Option<Vec3> = None;
+        for i in 0..=steps {
+            let mut goals = Goals::new(c.len());
+            goals.set_position(hand, goal_at(i), 1.0);
+            solver.solve(c, &goals, &mut out);
+            sink = trunk
+                .iter()
+                .map(|&t| sunk(c, &out, hand, t))
+                .fold(sink, f32::max);
+            let at = out[hand].position;
+            if let Some(last) = last {
+                jump = jump.max(at.distance(last));
+            }
+            last = Some(at);
+            miss = miss.max(at.distance(goal_at(i)));
+        }
+        (sink, jump, miss)
+    };
+    let (sink_without, _, _) = sweep(0);
+    let (sink, jump, miss) = sweep(2);
+    assert!(
+        sink_without > 1.0,
+        "the paper's solver leaves the hand {sink_without} radii in: the test shows nothing"
+    );
+    assert!(sink < 0.3, "the hand sinks {sink} radii into the trunk");
+    let step = goal_at(0).distance(goal_at(1));
+    assert!(
+        jump < 3.0 * step,
+        "the hand jumps {jump} between goals {step} apart"
+    );
+    let (hand_radius, belly_radius) = (c.body(hand).rounded().1, c.body(belly).rounded().1);
+    assert!(
+        miss < hand_radius + belly_radius + c.body(hand).rounded().0.length(),
+        "the hand ends {miss} from its goal, farther than the belly's surface"
+    );
+}

@@ -51,10 +51,43 @@ impl Rng {
 }
 
 fn solve(c: &Creature, goals: &Goals) -> Vec<BodyPose> {
-    let mut solver = IkSolver::new(c);
+    solve_with(c, goals, IkTuning::default())
+}
+
+fn solve_with(c: &Creature, goals: &Goals, tuning: IkTuning) -> Vec<BodyPose> {
+    let mut solver = IkSolver::with_tuning(c, tuning);
     let mut out = Vec::new();
     solver.solve(c, goals, &mut out);
     out
+}
+
+/// The paper's solver: no keeping limbs out of the trunk.
+fn paper_tuning() -> IkTuning {
+    let mut tuning = IkTuning::default();
+    tuning.limb.keep_out_rounds = 0;
+    tuning
+}
+
+/// How much deeper than at rest body `b` sinks into the trunk (spine, neck and head bodies)
+/// in `pose`, as a fraction of the thinner radius: the worst over the trunk.
+fn trunk_sink(c: &Creature, pose: &[BodyPose], b: BodyId) -> f32 {
+    let capsule = |s: BodyId, at: &BodyPose| {
+        let (half, radius) = c.body(s).rounded();
+        let axis = at.rotation * half;
+        (at.position - axis, at.position + axis, radius)
+    };
+    let rest = |s: BodyId| BodyPose::new(c.body(s).position, c.body(s).rotation);
+    let depth = |x: (Vec3, Vec3, f32), y: (Vec3, Vec3, f32)| {
+        x.2 + y.2 - anymorph::runtime::math::segment_distance(x.0, x.1, y.0, y.1)
+    };
+    (0..c.len())
+        .filter(|&s| c.is_spine(s) && s != b && c.body(s).rounded().1 > 0.0)
+        .map(|s| {
+            let at_rest = depth(capsule(b, &rest(b)), capsule(s, &rest(s))).max(0.0);
+            let now = depth(capsule(b, &pose[b]), capsule(s, &pose[s]));
+            (now - at_rest) / c.body(b).rounded().1.min(c.body(s).rounded().1)
+        })
+        .fold(f32::NEG_INFINITY, f32::max)
 }
 
 /// The posed joint of a body: where its rest pivot went.
@@ -165,7 +198,7 @@ fn bent_goal(c: &Creature, end: BodyId, rng: &mut Rng) -> (Vec3, Quat) {
 #[test]
 fn reachable_goals_are_reached_within_one_percent_of_the_limb() {
     let mut rng = Rng(11);
-    let mut checked = 0;
+    let (mut checked, mut kept_out) = (0, 0);
     for c in common::creatures() {
         let ends = limb_ends(c);
         if ends.is_empty() {
@@ -177,9 +210,9 @@ fn reachable_goals_are_reached_within_one_percent_of_the_limb() {
             let mut goals = Goals::new(c.len());
             goals.set_position(end, centre, 1.0);
             goals.set_rotation(end, rotation, 1.0);
-            let pose = solve(c, &goals);
-            let error = pose[end].position.distance(centre);
             let limit = 0.01 * c.limb_length(end);
+            let pose = solve_with(c, &goals, paper_tuning());
+            let error = pose[end].position.distance(centre);
             assert!(
                 error <= limit,
                 "{} {}: missed by {error} (limit {limit})",
@@ -187,10 +220,35 @@ fn reachable_goals_are_reached_within_one_percent_of_the_limb() {
                 c.body(end).name
             );
             assert!(rotation_angle_between(pose[end].rotation, rotation) < 1e-3);
+            // Keeping limbs out of the trunk misses only goals that would sink the body into
+            // it (more than the quarter radius let graze), and leaves it less deep: on the
+            // surface where the limb's reach allows.
+            let pose = solve(c, &goals);
+            let error = pose[end].position.distance(centre);
+            if error > limit {
+                let sunk_at_goal = {
+                    let mut at = pose.clone();
+                    at[end] = BodyPose::new(centre, rotation);
+                    trunk_sink(c, &at, end)
+                };
+                let sunk = trunk_sink(c, &pose, end);
+                assert!(
+                    sunk_at_goal > 0.25 && (sunk <= 0.26 || sunk < sunk_at_goal - 0.1),
+                    "{} {}: missed by {error} (limit {limit}); sunk {sunk_at_goal} at the goal, {sunk} posed",
+                    c.name(),
+                    c.body(end).name
+                );
+                kept_out += 1;
+            }
+            assert!(rotation_angle_between(pose[end].rotation, rotation) < 1e-3);
             checked += 1;
         }
     }
     assert!(checked > 500);
+    assert!(
+        kept_out < checked / 10,
+        "{kept_out} of {checked} goals kept out"
+    );
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The measurements behind each check, on one creature's poses.
 
 use crate::runtime::creature::{BodyId, Creature};
-use crate::runtime::math::segment_distance;
+use crate::runtime::math::{segment_closest, segment_distance};
 use crate::runtime::pose::BodyPose;
 use glam::Vec3;
 use std::collections::BTreeSet;
@@ -80,6 +80,43 @@ impl Overlaps {
                 .copied()
                 .collect(),
         }
+    }
+
+    /// Where limb body `body`, centred at `at` and turned by `rotation`, stops sinking into
+    /// the trunk (spine, neck and head bodies as posed in `pose`) deeper than at rest: pushed
+    /// out of each in turn along the line between their axes. The IK keeps a hand sent into
+    /// the belly on its surface by design, as it keeps a goal beyond reach at the reach, so
+    /// a goal there is missed by that much.
+    pub fn out_of_trunk(
+        &self,
+        creature: &Creature,
+        pose: &[BodyPose],
+        body: BodyId,
+        mut at: Vec3,
+        rotation: glam::Quat,
+    ) -> Vec3 {
+        for &(a, b, rest) in &self.pairs {
+            let other = match (a == body, b == body) {
+                (true, _) => b,
+                (_, true) => a,
+                _ => continue,
+            };
+            if !creature.is_spine(other) {
+                continue;
+            }
+            let (mine, theirs) = (&self.capsules[body], &self.capsules[other]);
+            let axis = rotation * mine.half_axis;
+            let (o, turn) = (pose[other].position, pose[other].rotation);
+            let (o0, o1) = (o - turn * theirs.half_axis, o + turn * theirs.half_axis);
+            let (s, t) = segment_closest(at - axis, at + axis, o0, o1);
+            let gap = (at - axis).lerp(at + axis, s) - o0.lerp(o1, t);
+            let keep = mine.radius + theirs.radius - rest;
+            let dist = gap.length();
+            if dist < keep && dist > 1e-9 * keep {
+                at += gap * ((keep - dist) / dist);
+            }
+        }
+        at
     }
 
     /// The deepest overlap beyond rest, as a fraction of the thinner body's radius.
@@ -288,6 +325,38 @@ mod tests {
             "the arm just above a hand may touch"
         );
         assert!(!has("hand_l", "head") && !has("hand_r", "pelvis"));
+    }
+
+    #[test]
+    fn a_goal_inside_the_trunk_is_pushed_to_its_surface_and_one_outside_is_kept() {
+        let creatures = crate::samples::creatures().unwrap();
+        let biped = creatures.iter().find(|c| c.name() == "biped").unwrap();
+        let id = |n: &str| biped.bodies().iter().position(|b| b.name == n).unwrap();
+        let rest: Vec<BodyPose> = biped
+            .bodies()
+            .iter()
+            .map(|b| BodyPose::new(b.position, b.rotation))
+            .collect();
+        let overlaps = Overlaps::of(biped);
+        let (hand, belly) = (id("hand_l"), id("spine_1"));
+        let turn = rest[hand].rotation;
+        let outside = rest[hand].position + Vec3::new(0.1, 0.0, 0.0);
+        assert_eq!(
+            overlaps.out_of_trunk(biped, &rest, hand, outside, turn),
+            outside
+        );
+        let inside = rest[belly].position + Vec3::new(0.05, 0.0, 0.02);
+        let out = overlaps.out_of_trunk(biped, &rest, hand, inside, turn);
+        let mut pose = rest.clone();
+        pose[hand] = BodyPose::new(out, turn);
+        let deepest = overlaps.worst(&pose).unwrap();
+        assert!(
+            out.distance(inside) > 0.05 && deepest.0 < 0.05,
+            "moved {} to {out}, still {} radii into {}",
+            out.distance(inside),
+            deepest.0,
+            biped.body(deepest.2).name
+        );
     }
 
     #[test]

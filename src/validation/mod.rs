@@ -365,8 +365,13 @@ fn in_place(
                     (delta * creature.body(b).rotation).slerp(q, w).normalize()
                 }
             });
-            let goal = checks::reachable_goal(creature, &pose, b, goal, turn, limb_max_stretch)
-                .unwrap_or(goal);
+            let goal =
+                match checks::reachable_goal(creature, &pose, b, goal, turn, limb_max_stretch) {
+                    Some(reachable) => {
+                        overlaps.out_of_trunk(creature, &pose, b, reachable, pose[b].rotation)
+                    }
+                    None => goal,
+                };
             let err = goal.distance(pose[b].position) / reach.max(0.01 * size);
             record(failures, at(Check::GoalError, err, config.goal_error, b));
         }

@@ -15,6 +15,10 @@ use glam::{Quat, Vec3A};
 /// Marks "no particle".
 pub(super) const NO_PARTICLE: u16 = u16::MAX;
 
+/// How far a hand's goal deep in a trunk body leans toward the side the hand hangs on at
+/// rest as it is pushed out (relative to straight out, at the body's axis).
+const HAND_SIDE_LEAN: f32 = 0.3;
+
 /// The least bend at rest (radians) of a joint that a chain of hinges may pass through.
 const HINGE_MIN_BEND: f32 = 0.35;
 
@@ -142,6 +146,28 @@ pub(super) struct KeepOut {
     pub bound: f32,
 }
 
+/// A hand whose goal is moved out of a trunk body it would sink into (see
+/// [`deflect_pins`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct PinKeepOut {
+    /// Index into [`LimbPlan::pinned`].
+    pub pin: u16,
+    /// The goal body: its capsule is what must stay out.
+    pub target: u32,
+    /// Half its capsule's axis in its own frame.
+    pub half_axis: Vec3A,
+    /// Index into [`LimbPlan::obstacles`].
+    pub obstacle: u16,
+    /// As [`KeepOut::clearance`], between the hand's axis and the body's.
+    pub clearance: f32,
+    /// Beyond this distance between the hand's centre and the body's axis they cannot
+    /// touch (half the hand's axis, and the clearance).
+    pub bound: f32,
+    /// The side of the body the hand hangs on at rest (unit, rest-pose space, from the
+    /// body's axis), which a deep goal is pushed out toward.
+    pub side: Vec3A,
+}
+
 /// A trunk body some arm bone keeps out of.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Obstacle {
@@ -193,6 +219,8 @@ pub(super) struct LimbPlan {
     pub bodies: Vec<LimbBody>,
     pub simplified: Vec<SimplifiedLimb>,
     pub keep_out: Vec<KeepOut>,
+    /// By pin, ascending.
+    pub pin_keep_out: Vec<PinKeepOut>,
     pub obstacles: Vec<Obstacle>,
     /// The constraints of the limbs with [`LimbPlan::keep_out`] pairs, as a pass runs them.
     pub keep_out_ops: Vec<Op>,
@@ -253,7 +281,7 @@ impl LimbPlan {
                 });
                 b.finish_limb(first, end, s, t);
                 if !has_foot && t.keep_out_rounds > 0 {
-                    b.keep_out_pairs(first, end, s);
+                    b.keep_out_pairs(first, end);
                 }
                 ranges.push(constraints_from..b.plan.constraints.len());
             }
@@ -526,10 +554,12 @@ impl Builder<'_, '_> {
         }
     }
 
-    /// The arm's bones against every trunk body but its attachment that they could reach.
-    /// The first bone (a clavicle, or the upper arm of an arm without one) is left out: it
-    /// turns about its joint on the trunk and sits against it by design.
-    fn keep_out_pairs(&mut self, first: u16, end: u16, spine_body: usize) {
+    /// The arm's bones against every trunk body they could reach, their attachment's too (a
+    /// biped's forearm folding to its mouth passes the chest it hangs from). The first bone
+    /// (a clavicle, or the upper arm of an arm without one) is left out: it turns about its
+    /// joint on the trunk and sits against it by design. Then the hands (see
+    /// [`deflect_pins`]).
+    fn keep_out_pairs(&mut self, first: u16, end: u16) {
         let (rig, creature) = (self.topo.rig, self.topo.creature);
         let attach = rig.pivot[self.plan.particles[first as usize].body as usize];
         let mut path = vec![0.0f32; (end - first) as usize];
@@ -558,15 +588,12 @@ impl Builder<'_, '_> {
                 rig.pivot[self.plan.particles[b as usize].body as usize],
             );
             for s in 0..rig.len() {
-                if !rig.spine[s] || s == spine_body {
+                if !rig.spine[s] {
                     continue;
                 }
-                let (half, radius) = creature.body(s).rounded();
-                if radius <= 0.0 {
+                let Some((c0, c1, radius)) = self.trunk_capsule(s) else {
                     continue;
-                }
-                let half_axis = rig.rotation[s] * Vec3A::from(half);
-                let (c0, c1) = (rig.centre[s] - half_axis, rig.centre[s] + half_axis);
+                };
                 // Out of the bone's reach even with the spine bent toward it.
                 let far = segment_distance(attach.into(), attach.into(), c0.into(), c1.into());
                 if far > 1.1 * reach + bone_radius + radius {
@@ -579,39 +606,105 @@ impl Builder<'_, '_> {
                 if clearance <= 0.0 {
                     continue;
                 }
-                let mut anchor = s;
-                while !self.topo.has_ik[anchor] {
-                    match rig.parent_of(anchor) {
-                        Some(up) if rig.spine[up] => anchor = up,
-                        _ => break,
-                    }
-                }
-                if !self.topo.has_ik[anchor] {
+                let Some(obstacle) = self.obstacle(s) else {
                     continue;
-                }
-                let obstacle = match self.plan.obstacles.iter().position(|o| o.body == s as u32) {
-                    Some(i) => i,
-                    None => {
-                        self.plan.obstacles.push(Obstacle {
-                            body: s as u32,
-                            anchor: anchor as u32,
-                            offset: rig.centre[s] - rig.centre[anchor],
-                            half_axis,
-                        });
-                        self.plan.obstacles.len() - 1
-                    }
                 };
                 self.plan.keep_out.push(KeepOut {
                     a,
                     b,
                     share_a,
                     share_b,
-                    obstacle: obstacle as u16,
+                    obstacle,
                     clearance,
                     bound: 0.5 * self.plan.max_stretch * particle.rest_len + clearance,
                 });
             }
         }
+        // A goal raised into the belly would put the hand there: hands keep out of every
+        // trunk body too.
+        for q in first + 1..end {
+            let target = self.plan.particles[q as usize].goal_body;
+            let Ok(pin) = self.plan.pinned.binary_search(&q) else {
+                continue;
+            };
+            if target == NONE {
+                continue;
+            }
+            let t = target as usize;
+            let (half, radius) = creature.body(t).rounded();
+            if radius <= 0.0 {
+                continue;
+            }
+            let hand_axis = rig.rotation[t] * Vec3A::from(half);
+            let (h0, h1) = (rig.centre[t] - hand_axis, rig.centre[t] + hand_axis);
+            let reach = path[(q - first) as usize] + rig.centre[t].distance(rig.pivot[t]);
+            for s in 0..rig.len() {
+                if !rig.spine[s] {
+                    continue;
+                }
+                let Some((c0, c1, body_radius)) = self.trunk_capsule(s) else {
+                    continue;
+                };
+                let far = segment_distance(attach.into(), attach.into(), c0.into(), c1.into());
+                if far > 1.1 * reach + half.length() + radius + body_radius {
+                    continue;
+                }
+                let rest = segment_distance(h0.into(), h1.into(), c0.into(), c1.into());
+                let clearance = (radius + body_radius).min(rest) - 0.25 * radius.min(body_radius);
+                if clearance <= 0.0 {
+                    continue;
+                }
+                let Some(obstacle) = self.obstacle(s) else {
+                    continue;
+                };
+                let (u, v) = segment_closest(h0.into(), h1.into(), c0.into(), c1.into());
+                let side = (h0.lerp(h1, u) - c0.lerp(c1, v)).normalize_or_zero();
+                self.plan.pin_keep_out.push(PinKeepOut {
+                    side,
+                    bound: half.length() + clearance,
+                    pin: pin as u16,
+                    target,
+                    half_axis: Vec3A::from(half),
+                    obstacle,
+                    clearance,
+                });
+            }
+        }
+    }
+
+    /// A trunk body's capsule at rest: its axis's ends and its radius.
+    fn trunk_capsule(&self, s: usize) -> Option<(Vec3A, Vec3A, f32)> {
+        let rig = self.topo.rig;
+        let (half, radius) = self.topo.creature.body(s).rounded();
+        let half_axis = rig.rotation[s] * Vec3A::from(half);
+        (radius > 0.0).then(|| (rig.centre[s] - half_axis, rig.centre[s] + half_axis, radius))
+    }
+
+    /// The obstacle for trunk body `s`, added on first use; `None` when nothing on the
+    /// spine above it has IK to carry it.
+    fn obstacle(&mut self, s: usize) -> Option<u16> {
+        let rig = self.topo.rig;
+        if let Some(i) = self.plan.obstacles.iter().position(|o| o.body == s as u32) {
+            return Some(i as u16);
+        }
+        let mut anchor = s;
+        while !self.topo.has_ik[anchor] {
+            match rig.parent_of(anchor) {
+                Some(up) if rig.spine[up] => anchor = up,
+                _ => break,
+            }
+        }
+        if !self.topo.has_ik[anchor] {
+            return None;
+        }
+        let half = self.topo.creature.body(s).rounded().0;
+        self.plan.obstacles.push(Obstacle {
+            body: s as u32,
+            anchor: anchor as u32,
+            offset: rig.centre[s] - rig.centre[anchor],
+            half_axis: rig.rotation[s] * Vec3A::from(half),
+        });
+        Some((self.plan.obstacles.len() - 1) as u16)
     }
 
     fn push_constraint(&mut self, a: u16, b: u16, first: u16, t: &LimbTuning, masses: (f32, f32)) {
@@ -749,6 +842,11 @@ pub(super) fn solve_limbs(
             scratch.stretch.push(1.0);
         }
     }
+    let keeps_out = tuning.keep_out_rounds > 0 && !plan.obstacles.is_empty();
+    if keeps_out {
+        pose_obstacles(plan, pose, delta, &mut scratch.obstacles);
+        deflect_pins(plan, goals, delta, &scratch.obstacles, p, pins);
+    }
     for step in &plan.aims {
         aim(plan, step, goals, pins, p, tuning.aim_max_widen);
     }
@@ -772,8 +870,8 @@ pub(super) fn solve_limbs(
             break;
         }
     }
-    if tuning.keep_out_rounds > 0 && !plan.obstacles.is_empty() {
-        passes += keep_out_rounds(plan, tuning, pose, delta, p, &mut scratch.obstacles);
+    if keeps_out && !plan.keep_out.is_empty() {
+        passes += keep_out_rounds(plan, tuning, p, &scratch.obstacles);
     }
     for (k, &stretch) in scratch.stretch.iter().enumerate() {
         if stretch > 1.0 {
@@ -790,19 +888,9 @@ pub(super) fn solve_limbs(
 fn keep_out_rounds(
     plan: &LimbPlan,
     tuning: &LimbTuning,
-    pose: &[BodyPose],
-    delta: &[Quat],
     p: &mut [Vec3A],
-    obstacles: &mut Vec<(Vec3A, Vec3A, f32)>,
+    obstacles: &[(Vec3A, Vec3A, f32)],
 ) -> u32 {
-    obstacles.clear();
-    obstacles.extend(plan.obstacles.iter().map(|o| {
-        let turn = delta[o.anchor as usize];
-        let centre = Vec3A::from(pose[o.anchor as usize].position) + turn * o.offset;
-        let len_sq = o.half_axis.length_squared();
-        let inv = if len_sq > 1e-20 { 1.0 / len_sq } else { 0.0 };
-        (centre, turn * o.half_axis, inv)
-    }));
     let mut passes = 0;
     for _ in 0..tuning.keep_out_rounds {
         if !keep_out(plan, obstacles, p) {
@@ -814,6 +902,110 @@ fn keep_out_rounds(
         }
     }
     passes
+}
+
+/// Where the posed spine puts each obstacle: its centre and half axis, and one over the half
+/// axis's squared length.
+fn pose_obstacles(
+    plan: &LimbPlan,
+    pose: &[BodyPose],
+    delta: &[Quat],
+    obstacles: &mut Vec<(Vec3A, Vec3A, f32)>,
+) {
+    obstacles.clear();
+    obstacles.extend(plan.obstacles.iter().map(|o| {
+        let turn = delta[o.anchor as usize];
+        let centre = Vec3A::from(pose[o.anchor as usize].position) + turn * o.offset;
+        let len_sq = o.half_axis.length_squared();
+        let inv = if len_sq > 1e-20 { 1.0 / len_sq } else { 0.0 };
+        (centre, turn * o.half_axis, inv)
+    }));
+}
+
+/// Moves each pinned hand whose goal would sink it into a trunk body deeper than at rest out
+/// to where their axes keep the clearance, along the line between their nearest points. The
+/// IK pins a hand where it is sent, so a goal inside the belly (a single grasper under it
+/// raised "up", a rear hand sweeping forward past the flank) can only be kept out here: the
+/// hand slides over the body's surface instead of through it.
+/// A pin pushed beyond its limb's reach would be pulled back in by the passes: it is brought
+/// back within reach and pushed out once more.
+#[inline(never)]
+fn deflect_pins(
+    plan: &LimbPlan,
+    goals: &FrameGoals,
+    delta: &[Quat],
+    obstacles: &[(Vec3A, Vec3A, f32)],
+    p: &[Vec3A],
+    pins: &mut [Vec3A],
+) {
+    let mut rest = &plan.pin_keep_out[..];
+    while let Some(first) = rest.first() {
+        let pin = first.pin as usize;
+        let (group, after) = rest.split_at(rest.iter().take_while(|k| k.pin == first.pin).count());
+        rest = after;
+        if !push_out(plan, group, goals, delta, obstacles, &mut pins[pin]) {
+            continue;
+        }
+        let (anchor, reach) = plan.reach[pin];
+        let from = match anchor {
+            Anchor::Pin(i) => pins[i as usize],
+            Anchor::Attachment(a) => p[a as usize],
+        };
+        let d = pins[pin] - from;
+        let dist = d.length();
+        if dist > reach && dist.is_finite() {
+            pins[pin] = from + d * (reach / dist);
+            push_out(plan, group, goals, delta, obstacles, &mut pins[pin]);
+        }
+    }
+}
+
+/// One push of a pin out of each body of `group` it sinks into; whether any was needed.
+#[inline(always)]
+fn push_out(
+    plan: &LimbPlan,
+    group: &[PinKeepOut],
+    goals: &FrameGoals,
+    delta: &[Quat],
+    obstacles: &[(Vec3A, Vec3A, f32)],
+    pin: &mut Vec3A,
+) -> bool {
+    let mut pushed = false;
+    for k in group {
+        let (centre, half_axis, inv_axis_sq) = obstacles[k.obstacle as usize];
+        let t = k.target as usize;
+        let hand = *pin + (goals.centre[t] - goals.joint[t]);
+        // The hand's centre against the body's axis: most hands are far from most bodies.
+        let from_end = hand - (centre - half_axis);
+        let along = (from_end.dot(half_axis) * 0.5 * inv_axis_sq).clamp(0.0, 1.0);
+        if (from_end - half_axis * (2.0 * along)).length_squared() >= k.bound * k.bound {
+            continue;
+        }
+        let hand_axis = goals.rotation_used[t] * k.half_axis;
+        let (s, u) = segment_closest(
+            (hand - hand_axis).into(),
+            (hand + hand_axis).into(),
+            (centre - half_axis).into(),
+            (centre + half_axis).into(),
+        );
+        let gap = (hand + hand_axis * (2.0 * s - 1.0)) - (centre + half_axis * (2.0 * u - 1.0));
+        let dist_sq = gap.length_squared();
+        if dist_sq >= k.clearance * k.clearance || !dist_sq.is_finite() {
+            continue;
+        }
+        let dist = dist_sq.sqrt();
+        let side = delta[plan.obstacles[k.obstacle as usize].anchor as usize] * k.side;
+        // Straight out where the goal is shallow; leaning toward the hand's side deeper in,
+        // so a goal on the axis still has a way out.
+        let depth = 1.0 - dist / k.clearance;
+        let lean = side * (HAND_SIDE_LEAN * depth);
+        let Some(normal) = (gap / k.clearance + lean).try_normalize() else {
+            continue;
+        };
+        *pin += normal * k.clearance - gap;
+        pushed = true;
+    }
+    pushed
 }
 
 /// Pushes every arm bone sunk into a trunk body deeper than at rest back out to where their
