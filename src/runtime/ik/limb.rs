@@ -281,7 +281,7 @@ impl LimbPlan {
                 });
                 b.finish_limb(first, end, s, t);
                 if !has_foot && t.keep_out_rounds > 0 {
-                    b.keep_out_pairs(first, end);
+                    b.keep_out_pairs(first, end, s);
                 }
                 ranges.push(constraints_from..b.plan.constraints.len());
             }
@@ -557,9 +557,9 @@ impl Builder<'_, '_> {
     /// The arm's bones against every trunk body they could reach, their attachment's too (a
     /// biped's forearm folding to its mouth passes the chest it hangs from). The first bone
     /// (a clavicle, or the upper arm of an arm without one) is left out: it turns about its
-    /// joint on the trunk and sits against it by design. Then the hands (see
-    /// [`deflect_pins`]).
-    fn keep_out_pairs(&mut self, first: u16, end: u16) {
+    /// joint on the trunk and sits against it by design; so is the second against the
+    /// attachment. Then the hands (see [`deflect_pins`]).
+    fn keep_out_pairs(&mut self, first: u16, end: u16, spine_body: usize) {
         let (rig, creature) = (self.topo.rig, self.topo.creature);
         let attach = rig.pivot[self.plan.particles[first as usize].body as usize];
         let mut path = vec![0.0f32; (end - first) as usize];
@@ -587,8 +587,11 @@ impl Builder<'_, '_> {
                 rig.pivot[self.plan.particles[a as usize].body as usize],
                 rig.pivot[self.plan.particles[b as usize].body as usize],
             );
+            // The bone after the first hangs beside its attachment at rest (a biped's upper
+            // arm by its chest): tested against it, it would be pushed nearly every frame.
+            let second = self.plan.particles[a as usize].parent == first;
             for s in 0..rig.len() {
-                if !rig.spine[s] {
+                if !rig.spine[s] || (s == spine_body && second) {
                     continue;
                 }
                 let Some((c0, c1, radius)) = self.trunk_capsule(s) else {
