@@ -427,3 +427,40 @@ fn walkers_of_one_creature_share_their_legs_and_step_alike() {
     }
     assert_ne!(a.pose(), b.pose(), "one walker's velocity moved another");
 }
+
+/// A forked leg whose shins differ in length (zoo creature 22: the back foot's shin nearly
+/// twice the front one's) has feet that fall on either side of the grouping by length. They
+/// must still walk in one group and step together: two feet on one thigh stepping at
+/// different times drag one of them, planted, along the ground (0.4 leg lengths before).
+#[test]
+fn a_forked_legs_feet_walk_in_one_group_whatever_their_lengths() {
+    let c = anymorph::zoo::generate(22).unwrap();
+    let gear = anymorph::runtime::gait::Gear::of(&c);
+    let group_of = |i: usize| gear.groups.iter().position(|g| g.limbs.contains(&i));
+    let mut forks = 0;
+    for (i, a) in gear.limbs.iter().enumerate() {
+        for (j, b) in gear.limbs.iter().enumerate().skip(i + 1) {
+            if a.leg_root == b.leg_root {
+                forks += 1;
+                assert_eq!(
+                    group_of(i),
+                    group_of(j),
+                    "{} and {} share a leg",
+                    c.body(a.foot).name,
+                    c.body(b.foot).name
+                );
+                assert!(
+                    a.length.max(b.length) > 1.1 * a.length.min(b.length),
+                    "the feet of this fork are nearly as long: the test shows nothing"
+                );
+            }
+        }
+    }
+    assert!(forks >= 2, "zoo creature 22 has no forked legs any more");
+    let w = walk(&c, 0.8, 0.0, Terrain::Flat, 4.0);
+    assert!(
+        w.slip < 0.002 * c.size(),
+        "a planted foot slipped {} m",
+        w.slip
+    );
+}

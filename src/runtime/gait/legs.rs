@@ -180,6 +180,15 @@ fn group_by_length(limbs: &[Limb]) -> Vec<Group> {
     by_length.sort_by(|&a, &b| limbs[a].length.total_cmp(&limbs[b].length).then(a.cmp(&b)));
     let mut clusters: Vec<Vec<usize>> = Vec::new();
     for i in by_length {
+        // A forked leg's feet step together (see `partners`), so they walk in one group
+        // whatever their lengths: the first foot found, the shortest, places the leg.
+        if let Some(c) = clusters
+            .iter_mut()
+            .find(|c| c.iter().any(|&j| limbs[j].leg_root == limbs[i].leg_root))
+        {
+            c.push(i);
+            continue;
+        }
         match clusters.last_mut() {
             Some(c) if limbs[i].length <= limbs[c[0]].length * GROUP_LENGTH_RATIO => c.push(i),
             _ => clusters.push(vec![i]),
