@@ -23,7 +23,8 @@ pub struct ValidationConfig {
     /// Walking speed for the locomotion checks, in leg lengths per second.
     pub walk_speed_legs: f32,
     /// A goal more than this fraction of the body's reach (its limb length, or 10% of the
-    /// creature's size on the spine) away from where IK put the body.
+    /// creature's size on the spine) away from where IK put the body. A limb goal is first
+    /// brought within the limb's reach and out of the trunk, as the IK does on purpose.
     pub goal_error: f32,
     /// A bone longer or shorter than the IK allows it (spine 90–120 %, limbs 95–105 % of
     /// rest) by more than this fraction of its rest length, or a joint pulled apart by more.
