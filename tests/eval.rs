@@ -10,9 +10,8 @@ use anymorph::runtime::creature::{Cap, Creature};
 use anymorph::runtime::curve::KeyedCurve;
 use anymorph::runtime::eval::{EvalInput, Goals, default_external_target};
 use anymorph::runtime::ik::{IkSolver, IkTuning};
-use anymorph::runtime::math::{mirror_point, rotation_angle_between, segment_distance};
+use anymorph::runtime::math::{mirror_point, rotation_angle_between};
 use anymorph::runtime::pipeline::{Pipeline, clip_local_time};
-use anymorph::runtime::pose::BodyPose;
 use anymorph::runtime::query::ContextQuery;
 use glam::{Quat, Vec3};
 
@@ -410,27 +409,6 @@ fn a_plan_back_on_level_ground_evaluates_as_one_that_never_left_it() {
     }
 }
 
-/// How much deeper than at rest the capsules of `a` and `b` overlap in `pose`, as a fraction
-/// of the thinner one's radius.
-fn sunk(c: &Creature, pose: &[BodyPose], a: usize, b: usize) -> f32 {
-    let depth = |pa: &BodyPose, pb: &BodyPose| {
-        let (ha, ra) = c.body(a).rounded();
-        let (hb, rb) = c.body(b).rounded();
-        let (a0, a1) = (
-            pa.position - pa.rotation * ha,
-            pa.position + pa.rotation * ha,
-        );
-        let (b0, b1) = (
-            pb.position - pb.rotation * hb,
-            pb.position + pb.rotation * hb,
-        );
-        ra + rb - segment_distance(a0, a1, b0, b1)
-    };
-    let rest = |x: usize| BodyPose::new(c.body(x).position, c.body(x).rotation);
-    let thinner = c.body(a).rounded().1.min(c.body(b).rounded().1);
-    (depth(&pose[a], &pose[b]) - depth(&rest(a), &rest(b)).max(0.0)) / thinner
-}
-
 /// Picking something up, the biped bends forward and its hand heads for the ground past
 /// its belly. Solved without keeping the arm out of the trunk, the upper arm sinks into the
 /// belly as the hand passes; kept out, the elbow swings clear and no arm bone sinks into
@@ -458,7 +436,7 @@ fn an_arm_reaching_down_past_the_belly_keeps_out_of_it() {
             solver.solve(c, &goals, &mut out);
             for a in arm {
                 for t in trunk {
-                    sink = sink.max(sunk(c, &out, a, t));
+                    sink = sink.max(common::sunk(c, &out, a, t));
                 }
             }
             let goal = goals.position(hand).unwrap().0;

@@ -710,25 +710,6 @@ fn the_spine_eases_in_as_a_goal_passes_the_reach() {
     );
 }
 
-/// How much deeper than at rest body `a` sinks into body `b`, in the thinner one's radii.
-fn sunk(c: &Creature, pose: &[BodyPose], a: usize, b: usize) -> f32 {
-    let depth = |pa: &BodyPose, pb: &BodyPose| {
-        let (ha, ra) = c.body(a).rounded();
-        let (hb, rb) = c.body(b).rounded();
-        let (ta, tb) = (pa.rotation * ha, pb.rotation * hb);
-        ra + rb
-            - anymorph::runtime::math::segment_distance(
-                pa.position - ta,
-                pa.position + ta,
-                pb.position - tb,
-                pb.position + tb,
-            )
-    };
-    let rest = |x: usize| BodyPose::new(c.body(x).position, c.body(x).rotation);
-    let thinner = c.body(a).rounded().1.min(c.body(b).rounded().1);
-    (depth(&pose[a], &pose[b]) - depth(&rest(a), &rest(b)).max(0.0)) / thinner
-}
-
 /// A goal swept from beside the biped's belly into its middle: the paper's solver pins the
 /// hand there, deep in the belly; kept out, the hand stops on the belly's surface (a quarter
 /// radius may graze) and slides there without a jump, and it stays as near the goal as the
@@ -757,7 +738,7 @@ fn a_hand_sent_into_the_belly_stays_on_its_surface() {
             solver.solve(c, &goals, &mut out);
             sink = trunk
                 .iter()
-                .map(|&t| sunk(c, &out, hand, t))
+                .map(|&t| common::sunk(c, &out, hand, t))
                 .fold(sink, f32::max);
             let at = out[hand].position;
             if let Some(last) = last {

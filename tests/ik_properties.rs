@@ -71,22 +71,9 @@ fn paper_tuning() -> IkTuning {
 /// How much deeper than at rest body `b` sinks into the trunk (spine, neck and head bodies)
 /// in `pose`, as a fraction of the thinner radius: the worst over the trunk.
 fn trunk_sink(c: &Creature, pose: &[BodyPose], b: BodyId) -> f32 {
-    let capsule = |s: BodyId, at: &BodyPose| {
-        let (half, radius) = c.body(s).rounded();
-        let axis = at.rotation * half;
-        (at.position - axis, at.position + axis, radius)
-    };
-    let rest = |s: BodyId| BodyPose::new(c.body(s).position, c.body(s).rotation);
-    let depth = |x: (Vec3, Vec3, f32), y: (Vec3, Vec3, f32)| {
-        x.2 + y.2 - anymorph::runtime::math::segment_distance(x.0, x.1, y.0, y.1)
-    };
     (0..c.len())
         .filter(|&s| c.is_spine(s) && s != b && c.body(s).rounded().1 > 0.0)
-        .map(|s| {
-            let at_rest = depth(capsule(b, &rest(b)), capsule(s, &rest(s))).max(0.0);
-            let now = depth(capsule(b, &pose[b]), capsule(s, &pose[s]));
-            (now - at_rest) / c.body(b).rounded().1.min(c.body(s).rounded().1)
-        })
+        .map(|s| common::sunk(c, pose, b, s))
         .fold(f32::NEG_INFINITY, f32::max)
 }
 

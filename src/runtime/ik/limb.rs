@@ -594,22 +594,9 @@ impl Builder<'_, '_> {
                 if !rig.spine[s] || (s == spine_body && second) {
                     continue;
                 }
-                let Some((c0, c1, radius)) = self.trunk_capsule(s) else {
-                    continue;
-                };
-                // Out of the bone's reach even with the spine bent toward it.
-                let far = segment_distance(attach.into(), attach.into(), c0.into(), c1.into());
-                if far > 1.1 * reach + bone_radius + radius {
-                    continue;
-                }
-                let rest = segment_distance(pa.into(), pb.into(), c0.into(), c1.into());
-                // A quarter of the thinner radius is let sink unpushed: a bone grazing the
-                // trunk shows nothing, and most frames then need no push and no passes.
-                let clearance = (bone_radius + radius).min(rest) - 0.25 * bone_radius.min(radius);
-                if clearance <= 0.0 {
-                    continue;
-                }
-                let Some(obstacle) = self.obstacle(s) else {
+                let Some((obstacle, clearance, _)) =
+                    self.trunk_pair(s, attach, 1.1 * reach, (pa, pb, bone_radius))
+                else {
                     continue;
                 };
                 self.plan.keep_out.push(KeepOut {
@@ -645,19 +632,10 @@ impl Builder<'_, '_> {
                 if !rig.spine[s] {
                     continue;
                 }
-                let Some((c0, c1, body_radius)) = self.trunk_capsule(s) else {
-                    continue;
-                };
-                let far = segment_distance(attach.into(), attach.into(), c0.into(), c1.into());
-                if far > 1.1 * reach + half.length() + radius + body_radius {
-                    continue;
-                }
-                let rest = segment_distance(h0.into(), h1.into(), c0.into(), c1.into());
-                let clearance = (radius + body_radius).min(rest) - 0.25 * radius.min(body_radius);
-                if clearance <= 0.0 {
-                    continue;
-                }
-                let Some(obstacle) = self.obstacle(s) else {
+                let extent = 1.1 * reach + half.length();
+                let Some((obstacle, clearance, (c0, c1))) =
+                    self.trunk_pair(s, attach, extent, (h0, h1, radius))
+                else {
                     continue;
                 };
                 let (u, v) = segment_closest(h0.into(), h1.into(), c0.into(), c1.into());
@@ -675,12 +653,37 @@ impl Builder<'_, '_> {
         }
     }
 
-    /// A trunk body's capsule at rest: its axis's ends and its radius.
-    fn trunk_capsule(&self, s: usize) -> Option<(Vec3A, Vec3A, f32)> {
+    /// A limb part (a capsule's axis ends and radius, at rest) against trunk body `s`: the
+    /// body's obstacle, the clearance their axes keep, and the body's axis at rest. The
+    /// clearance is both radii, less however deep they overlap at rest and a quarter of the
+    /// thinner radius: a part grazing the trunk shows nothing, and most frames then need no
+    /// push. `None` when the body is out of the part's reach (farther from the limb's
+    /// attachment than `extent` and both radii, even with the spine bent toward it) or the
+    /// part sinks into it at rest.
+    fn trunk_pair(
+        &mut self,
+        s: usize,
+        attach: Vec3A,
+        extent: f32,
+        (p0, p1, part_radius): (Vec3A, Vec3A, f32),
+    ) -> Option<(u16, f32, (Vec3A, Vec3A))> {
         let rig = self.topo.rig;
         let (half, radius) = self.topo.creature.body(s).rounded();
+        if radius <= 0.0 {
+            return None;
+        }
         let half_axis = rig.rotation[s] * Vec3A::from(half);
-        (radius > 0.0).then(|| (rig.centre[s] - half_axis, rig.centre[s] + half_axis, radius))
+        let (c0, c1) = (rig.centre[s] - half_axis, rig.centre[s] + half_axis);
+        let far = segment_distance(attach.into(), attach.into(), c0.into(), c1.into());
+        if far > extent + part_radius + radius {
+            return None;
+        }
+        let rest = segment_distance(p0.into(), p1.into(), c0.into(), c1.into());
+        let clearance = (part_radius + radius).min(rest) - 0.25 * part_radius.min(radius);
+        if clearance <= 0.0 {
+            return None;
+        }
+        Some((self.obstacle(s)?, clearance, (c0, c1)))
     }
 
     /// The obstacle for trunk body `s`, added on first use; `None` when nothing on the
