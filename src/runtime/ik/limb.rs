@@ -933,6 +933,7 @@ fn pose_obstacles(
 /// IK pins a hand where it is sent, so a goal inside the belly (a single grasper under it
 /// raised "up", a rear hand sweeping forward past the flank) can only be kept out here: the
 /// hand slides over the body's surface instead of through it.
+///
 /// A pin pushed beyond its limb's reach would be pulled back in by the passes: it is brought
 /// back within reach and pushed out once more.
 #[inline(never)]
