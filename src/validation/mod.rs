@@ -367,8 +367,23 @@ fn in_place(
             });
             let goal =
                 match checks::reachable_goal(creature, &pose, b, goal, turn, limb_max_stretch) {
+                    // Out of the trunk; if that took it beyond reach, back within it and out
+                    // once more, as the IK places a hand sent into the trunk.
                     Some(reachable) => {
-                        overlaps.out_of_trunk(creature, &pose, b, reachable, pose[b].rotation)
+                        let out =
+                            |g| overlaps.out_of_trunk(creature, &pose, b, g, pose[b].rotation);
+                        let first = out(reachable);
+                        match checks::reachable_goal(
+                            creature,
+                            &pose,
+                            b,
+                            first,
+                            turn,
+                            limb_max_stretch,
+                        ) {
+                            Some(back) if back != first => out(back),
+                            _ => first,
+                        }
                     }
                     None => goal,
                 };
