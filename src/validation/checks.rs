@@ -119,6 +119,28 @@ impl Overlaps {
         at
     }
 
+    /// What a limb body sent to `goal` can reach without sinking into the trunk: the goal
+    /// brought within the limb's reach ([`reachable_goal`]) and out of the trunk
+    /// ([`Overlaps::out_of_trunk`]); if that took it beyond reach, back within it and out
+    /// once more, as the IK places a hand sent into the trunk. `None` for spine bodies.
+    pub fn reachable_outside(
+        &self,
+        creature: &Creature,
+        pose: &[BodyPose],
+        body: BodyId,
+        goal: Vec3,
+        goal_rotation: Option<glam::Quat>,
+        max_stretch: f32,
+    ) -> Option<Vec3> {
+        let within = |g| reachable_goal(creature, pose, body, g, goal_rotation, max_stretch);
+        let out = |g| self.out_of_trunk(creature, pose, body, g, pose[body].rotation);
+        let first = out(within(goal)?);
+        Some(match within(first) {
+            Some(back) if back != first => out(back),
+            _ => first,
+        })
+    }
+
     /// The deepest overlap beyond rest, as a fraction of the thinner body's radius.
     pub fn worst(&self, pose: &[BodyPose]) -> Option<(f32, BodyId, BodyId)> {
         self.pairs
@@ -356,6 +378,63 @@ mod tests {
             out.distance(inside),
             deepest.0,
             biped.body(deepest.2).name
+        );
+    }
+
+    /// Goals all through each sample creature's bounds, for each of its graspers: some,
+    /// pushed out of the trunk, land beyond the arm's reach; those are brought back and
+    /// pushed out again, ending nearer the reach than the first push left them.
+    #[test]
+    fn a_goal_pushed_beyond_reach_is_brought_back_and_pushed_out_again() {
+        let mut pushed_beyond = 0;
+        for c in crate::samples::creatures().unwrap() {
+            let rest: Vec<BodyPose> = c
+                .bodies()
+                .iter()
+                .map(|b| BodyPose::new(b.position, b.rotation))
+                .collect();
+            let overlaps = Overlaps::of(&c);
+            let bounds = c.bounds();
+            for hand in
+                (0..c.len()).filter(|&b| c.body(b).has_cap(&crate::runtime::creature::Cap::Grasper))
+            {
+                let within = |g| reachable_goal(&c, &rest, hand, g, None, 1.05).unwrap();
+                let beyond = |g: Vec3| g.distance(within(g));
+                for i in 0..=8 {
+                    for j in 0..=8 {
+                        for k in 0..=8 {
+                            let f = Vec3::new(i as f32, j as f32, k as f32) / 8.0;
+                            let goal = bounds.min + (bounds.max - bounds.min) * f;
+                            let first = overlaps.out_of_trunk(
+                                &c,
+                                &rest,
+                                hand,
+                                within(goal),
+                                rest[hand].rotation,
+                            );
+                            let last = overlaps
+                                .reachable_outside(&c, &rest, hand, goal, None, 1.05)
+                                .unwrap();
+                            if beyond(first) > 1e-4 {
+                                pushed_beyond += 1;
+                                assert!(
+                                    beyond(last) < beyond(first),
+                                    "{} {goal}: pushed {} beyond reach, then {}",
+                                    c.name(),
+                                    beyond(first),
+                                    beyond(last)
+                                );
+                            } else {
+                                assert!(last.distance(first) < 1e-4, "{} {goal}", c.name());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            pushed_beyond > 0,
+            "no goal was pushed beyond reach: the test shows nothing"
         );
     }
 

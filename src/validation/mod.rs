@@ -365,28 +365,9 @@ fn in_place(
                     (delta * creature.body(b).rotation).slerp(q, w).normalize()
                 }
             });
-            let goal =
-                match checks::reachable_goal(creature, &pose, b, goal, turn, limb_max_stretch) {
-                    // Out of the trunk; if that took it beyond reach, back within it and out
-                    // once more, as the IK places a hand sent into the trunk.
-                    Some(reachable) => {
-                        let out =
-                            |g| overlaps.out_of_trunk(creature, &pose, b, g, pose[b].rotation);
-                        let first = out(reachable);
-                        match checks::reachable_goal(
-                            creature,
-                            &pose,
-                            b,
-                            first,
-                            turn,
-                            limb_max_stretch,
-                        ) {
-                            Some(back) if back != first => out(back),
-                            _ => first,
-                        }
-                    }
-                    None => goal,
-                };
+            let goal = overlaps
+                .reachable_outside(creature, &pose, b, goal, turn, limb_max_stretch)
+                .unwrap_or(goal);
             let err = goal.distance(pose[b].position) / reach.max(0.01 * size);
             record(failures, at(Check::GoalError, err, config.goal_error, b));
         }
