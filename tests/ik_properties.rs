@@ -312,3 +312,48 @@ fn the_same_goals_give_the_same_pose_whatever_came_before() {
         }
     }
 }
+
+/// Solvers on one thread share their working memory: whatever creatures were solved on it
+/// before, bigger or smaller, with whatever goals, a solve gives exactly the pose it gives on
+/// a thread that has solved nothing else.
+#[test]
+fn the_same_goals_give_the_same_pose_whatever_was_solved_before_on_the_thread() {
+    let creatures = common::creatures();
+    for (i, c) in creatures.iter().enumerate() {
+        let mut rng = Rng(29 + i as u64);
+        let ends = limb_ends(c);
+        let mut fixed = Goals::new(c.len());
+        for _ in 0..3.min(ends.len()) {
+            let end = ends[rng.index(ends.len())];
+            let (centre, turn) = bent_goal(c, end, &mut rng);
+            fixed.set_position(end, centre, 1.0);
+            fixed.set_rotation(end, turn, 0.7);
+        }
+        let alone = std::thread::scope(|s| s.spawn(|| solve(c, &fixed)).join().unwrap());
+        let after_others = std::thread::scope(|s| {
+            s.spawn(|| {
+                for other in creatures.iter().filter(|o| o.name() != c.name()) {
+                    let mut g = Goals::new(other.len());
+                    for _ in 0..4 {
+                        let b = rng.index(other.len());
+                        let at = other.body(b).position + rng.direction() * other.size();
+                        g.set_position(b, at, rng.range(0.1, 1.0));
+                        g.set_rotation(b, rng.rotation(3.0), rng.range(0.1, 1.0));
+                    }
+                    solve(other, &g);
+                }
+                solve(c, &fixed)
+            })
+            .join()
+            .unwrap()
+        });
+        for (b, (x, y)) in after_others.iter().zip(&alone).enumerate() {
+            assert!(
+                x == y,
+                "{} {}: {x:?} after other creatures, {y:?} alone",
+                c.name(),
+                c.body(b).name
+            );
+        }
+    }
+}

@@ -71,16 +71,17 @@ pub(super) struct FrameGoals {
 impl FrameGoals {
     pub fn prepare(&mut self, plan: &Plan, rig: &Rig, goals: &Goals, root: &RootPose) {
         let n = rig.len();
-        if self.joint.len() != n {
-            self.joint = vec![Vec3A::ZERO; n];
-            self.centre = vec![Vec3A::ZERO; n];
-            self.position_weight = vec![0.0; n];
-            self.rotation = vec![Quat::IDENTITY; n];
-            self.rotation_weight = vec![0.0; n];
-            self.rotation_used = vec![Quat::IDENTITY; n];
+        // Grown for the largest creature the thread has solved, never shrunk: only this
+        // plan's targets are written, and the plan reads only them (stale values of another
+        // goal mask's, or another creature's, targets are never looked at).
+        if self.joint.len() < n {
+            self.joint.resize(n, Vec3A::ZERO);
+            self.centre.resize(n, Vec3A::ZERO);
+            self.position_weight.resize(n, 0.0);
+            self.rotation.resize(n, Quat::IDENTITY);
+            self.rotation_weight.resize(n, 0.0);
+            self.rotation_used.resize(n, Quat::IDENTITY);
         }
-        // Only this plan's targets are written, and the plan reads only them (stale values
-        // of another goal mask's targets are never looked at).
         let slots = plan.targets.len();
         self.joint_sum.clear();
         self.joint_sum.resize(slots, Vec3A::ZERO);

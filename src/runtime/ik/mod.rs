@@ -29,6 +29,7 @@ use glam::Vec3A;
 use goals::{FrameGoals, RootPose};
 use plan::Plan;
 use setup::Rig;
+use std::cell::RefCell;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// How many goal masks a solver keeps at hand. A clip switches between a handful; a
@@ -53,8 +54,28 @@ fn shared_plans(creature: &Arc<Creature>, tuning: &IkTuning) -> Arc<SharedPlans>
     })
 }
 
-/// Solves a creature's goals into body poses. Built once per creature; `solve` reuses its
-/// buffers, so a frame allocates nothing once its goal mask has been seen.
+/// A solve's working memory. Nothing in it outlives a solve (the solver never looks at the
+/// last frame's solution), so one per thread serves every solver on that thread: a crowd's
+/// characters reuse buffers that stay in the processor's caches, instead of each dragging
+/// its own through them every frame. Sized for the largest creature seen, never shrunk.
+#[derive(Debug, Default)]
+struct Workspace {
+    key: Vec<u64>,
+    frame: FrameGoals,
+    spine_particles: Vec<Vec3A>,
+    anti_buckling_rest: Vec<Vec3A>,
+    spine_fk: spine::SpineFk,
+    limb_particles: Vec<Vec3A>,
+    limb_scratch: limb::LimbScratch,
+    scratch: reconstruct::Scratch,
+}
+
+thread_local! {
+    static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::default());
+}
+
+/// Solves a creature's goals into body poses. Built once per creature; a frame allocates
+/// nothing once its goal mask has been seen (the working memory is the thread's).
 #[derive(Clone, Debug)]
 pub struct IkSolver {
     tuning: IkTuning,
@@ -66,14 +87,6 @@ pub struct IkSolver {
     shared: Option<Arc<SharedPlans>>,
     current: usize,
     clock: u64,
-    key: Vec<u64>,
-    frame: FrameGoals,
-    spine_particles: Vec<Vec3A>,
-    anti_buckling_rest: Vec<Vec3A>,
-    spine_fk: spine::SpineFk,
-    limb_particles: Vec<Vec3A>,
-    limb_scratch: limb::LimbScratch,
-    scratch: reconstruct::Scratch,
     debug: IkDebug,
     /// The tuning changed since the rig and plans were built.
     stale: bool,
@@ -105,14 +118,6 @@ impl IkSolver {
             last_used: Vec::new(),
             current: 0,
             clock: 0,
-            key: Vec::new(),
-            frame: FrameGoals::default(),
-            spine_particles: Vec::new(),
-            anti_buckling_rest: Vec::new(),
-            spine_fk: spine::SpineFk::default(),
-            limb_particles: Vec::new(),
-            limb_scratch: limb::LimbScratch::default(),
-            scratch: reconstruct::Scratch::default(),
             debug: IkDebug::default(),
             stale: false,
         }
@@ -159,52 +164,66 @@ impl IkSolver {
                 return;
             }
         }
-        plan::goal_key(&self.rig, goals, &mut self.key);
-        self.current = self.plan_for_key(creature);
+        WORKSPACE.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut ws) => self.solve_in(creature, goals, out, &mut ws),
+            // Only a solve running inside another on this thread gets here; it works alone.
+            Err(_) => self.solve_in(creature, goals, out, &mut Workspace::default()),
+        });
+    }
+
+    fn solve_in(
+        &mut self,
+        creature: &Creature,
+        goals: &Goals,
+        out: &mut [BodyPose],
+        ws: &mut Workspace,
+    ) {
+        plan::goal_key(&self.rig, goals, &mut ws.key);
+        self.current = self.plan_for_key(creature, &ws.key);
         self.clock += 1;
         self.last_used[self.current] = self.clock;
         let plan = &self.plans[self.current];
         let rig = &self.rig;
         let root = RootPose::new(rig, goals);
-        self.frame.prepare(plan, rig, goals, &root);
-        self.spine_fk.pose(&plan.spine, rig, &self.frame, &root);
+        ws.frame.prepare(plan, rig, goals, &root);
+        ws.spine_fk.pose(&plan.spine, rig, &ws.frame, &root);
 
         let (spine_passes, buckling) = spine::solve_spine(
             &plan.spine,
             &self.tuning.spine,
-            &self.frame,
+            &ws.frame,
             &root,
-            &self.spine_fk,
-            &mut self.spine_particles,
-            &mut self.anti_buckling_rest,
+            &ws.spine_fk,
+            &mut ws.spine_particles,
+            &mut ws.anti_buckling_rest,
         );
         reconstruct::spine_poses(
             &plan.spine,
             rig,
-            &self.frame,
+            &ws.frame,
             &root,
-            &mut self.spine_particles,
-            &mut self.scratch,
+            &mut ws.spine_particles,
+            &mut ws.scratch,
             out,
         );
         let limb_passes = limb::solve_limbs(
             &plan.limbs,
             &self.tuning.limb,
-            &self.frame,
+            &ws.frame,
             out,
-            &self.scratch.delta,
-            &mut self.limb_particles,
-            &mut self.limb_scratch,
+            &ws.scratch.delta,
+            &mut ws.limb_particles,
+            &mut ws.limb_scratch,
         );
         reconstruct::limb_poses(
             &plan.limbs,
             rig,
-            &self.frame,
-            &mut self.limb_particles,
-            &mut self.scratch.delta,
+            &ws.frame,
+            &mut ws.limb_particles,
+            &mut ws.scratch.delta,
             out,
         );
-        reconstruct::follower_poses(&plan.followers, rig, &mut self.scratch.delta, out);
+        reconstruct::follower_poses(&plan.followers, rig, &mut ws.scratch.delta, out);
 
         if self.tuning.record_debug {
             debug::record(
@@ -212,10 +231,10 @@ impl IkSolver {
                 debug::Solved {
                     spine: &plan.spine,
                     limbs: &plan.limbs,
-                    goals: &self.frame,
-                    spine_particles: &self.spine_particles,
-                    limb_particles: &self.limb_particles,
-                    anti_buckling_rest: &self.anti_buckling_rest,
+                    goals: &ws.frame,
+                    spine_particles: &ws.spine_particles,
+                    limb_particles: &ws.limb_particles,
+                    anti_buckling_rest: &ws.anti_buckling_rest,
                     passes: [spine_passes, limb_passes],
                     buckling,
                 },
@@ -245,31 +264,26 @@ impl IkSolver {
         &self.debug
     }
 
-    fn plan_for_key(&mut self, creature: &Creature) -> usize {
-        if self
-            .plans
-            .get(self.current)
-            .is_some_and(|p| p.key == self.key)
-        {
+    fn plan_for_key(&mut self, creature: &Creature, key: &[u64]) -> usize {
+        if self.plans.get(self.current).is_some_and(|p| p.key == key) {
             return self.current;
         }
-        if let Some(i) = self.plans.iter().position(|p| p.key == self.key) {
+        if let Some(i) = self.plans.iter().position(|p| p.key == key) {
             return i;
         }
         let plan = match &self.shared {
             Some(shared) => {
                 let mut plans = shared.plans.lock().unwrap_or_else(PoisonError::into_inner);
-                match plans.iter().find(|p| p.key == self.key) {
+                match plans.iter().find(|p| p.key == key) {
                     Some(plan) => Arc::clone(plan),
                     None => {
-                        let plan =
-                            Arc::new(Plan::build(creature, &self.rig, &self.tuning, &self.key));
+                        let plan = Arc::new(Plan::build(creature, &self.rig, &self.tuning, key));
                         plans.push(Arc::clone(&plan));
                         plan
                     }
                 }
             }
-            None => Arc::new(Plan::build(creature, &self.rig, &self.tuning, &self.key)),
+            None => Arc::new(Plan::build(creature, &self.rig, &self.tuning, key)),
         };
         if self.plans.len() < PLAN_CACHE {
             self.plans.push(plan);

@@ -62,7 +62,9 @@ pub(super) fn spine_poses(
     scratch: &mut Scratch,
     out: &mut [BodyPose],
 ) {
-    scratch.delta.resize(rig.len(), Quat::IDENTITY);
+    if scratch.delta.len() < rig.len() {
+        scratch.delta.resize(rig.len(), Quat::IDENTITY);
+    }
     out[rig.root as usize] = BodyPose {
         position: root.position.into(),
         rotation: root.rotation,

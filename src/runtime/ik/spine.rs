@@ -72,8 +72,10 @@ pub(super) struct SpineFk {
 impl SpineFk {
     pub fn pose(&mut self, plan: &SpinePlan, rig: &Rig, goals: &FrameGoals, root: &RootPose) {
         let n = rig.len();
-        self.joint.resize(n, Vec3A::ZERO);
-        self.delta.resize(n, Quat::IDENTITY);
+        if self.joint.len() < n {
+            self.joint.resize(n, Vec3A::ZERO);
+            self.delta.resize(n, Quat::IDENTITY);
+        }
         let r = rig.root as usize;
         self.joint[r] = root.point(rig.pivot[r]);
         self.delta[r] = root.delta;
