@@ -9,10 +9,12 @@ use crate::runtime::movement::{MotionFrame, RestBody, Surroundings};
 use crate::runtime::pose::BodyPose;
 use crate::runtime::query::SecondaryContext;
 use glam::{Quat, Vec3};
+use std::cell::RefCell;
 use std::sync::Arc;
 
-/// Per-body targets with weights: what channels and gaits ask of IK.
-#[derive(Clone, Debug, PartialEq)]
+/// Per-body targets with weights: what channels and gaits ask of IK. A body without a
+/// goal (weight 0) has no position or rotation: whatever its slot holds is never read.
+#[derive(Clone, Debug)]
 pub struct Goals {
     position: Vec<Vec3>,
     position_weight: Vec<f32>,
@@ -23,6 +25,19 @@ pub struct Goals {
     /// The ground's height in character space this frame (the ground that ground-relative
     /// channels use): passive bodies rest on it rather than sink through it.
     pub ground_height: f32,
+}
+
+/// Goals are equal when they ask the same of every body (what a slot without a goal holds
+/// does not count).
+impl PartialEq for Goals {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len()
+            && self.ground_height == other.ground_height
+            && self.deforms == other.deforms
+            && (0..self.len()).all(|b| {
+                self.position(b) == other.position(b) && self.rotation(b) == other.rotation(b)
+            })
+    }
 }
 
 /// One deform curve's value on one body; its name is `clip.channels[channel].deforms`' key
@@ -55,11 +70,11 @@ impl Goals {
         self.position.is_empty()
     }
 
+    /// Removes every goal. Only the weights are reset: a slot's value is written with its
+    /// weight, so the values of a character's last frame need not be touched again.
     pub fn clear(&mut self) {
         self.position_weight.fill(0.0);
         self.rotation_weight.fill(0.0);
-        self.position.fill(Vec3::ZERO);
-        self.rotation.fill(Quat::IDENTITY);
         self.deforms.clear();
     }
 
@@ -173,9 +188,9 @@ impl Stopwatch {
     }
 }
 
-/// A clip bound to a creature in one variant: the tracks to evaluate each frame, and the
-/// buffers one evaluation reuses. Clones share the tracks, so a plan cached per (clip,
-/// creature) costs each character that plays it only its own buffers.
+/// A clip bound to a creature in one variant: the tracks to evaluate each frame, the
+/// curves' cursors and the last frame's motion frames. Clones share the tracks, so a plan
+/// cached per (clip, creature) costs each character that plays it only its cursors.
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub variant: usize,
@@ -183,13 +198,27 @@ pub struct Plan {
     /// Per track, the frame used in the last evaluation when it was not the track's own
     /// (a target or a raised ground); empty until one is needed.
     frames: Vec<Option<MotionFrame>>,
+    /// Per channel, where its curves were last sampled: the next sample starts there.
+    cursors: Vec<[usize; 4]>,
+}
+
+/// One evaluation's working memory. Nothing in it outlives an evaluation, so one per thread
+/// serves every plan on that thread and stays in the processor's caches across a crowd.
+/// Grown for the largest clip and creature seen, never shrunk; an evaluation reads only
+/// what it wrote.
+#[derive(Debug, Default)]
+struct Workspace {
     /// Per track, this frame's specialized pose.
     track_poses: Vec<BodyPose>,
-    /// Per channel, this frame's samples and the curve cursors (scratch reused across frames).
+    /// Per channel, this frame's samples.
     samples: Vec<ChannelSample>,
-    cursors: Vec<[usize; 4]>,
+    /// Per body, the weighted sums of the goals the channels blend.
     position_sum: Vec<Vec3>,
     rotation_sum: Vec<Quat>,
+}
+
+thread_local! {
+    static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::default());
 }
 
 /// What a plan evaluates, fixed once built.
@@ -298,11 +327,7 @@ impl Plan {
             variant,
             tracks: Arc::new(Tracks { tracks, tiers }),
             frames: Vec::new(),
-            track_poses: Vec::new(),
-            samples: Vec::new(),
             cursors: Vec::new(),
-            position_sum: Vec::new(),
-            rotation_sum: Vec::new(),
         })
     }
 
@@ -329,23 +354,26 @@ impl Plan {
         )
     }
 
-    /// Sizes the buffers for `clip` and `creature` (a no-op after the first frame).
-    fn size_buffers(&mut self, clip: &Clip, creature: &Creature) {
+    /// Sizes the cursors for `clip` and the workspace for `clip` and `creature` (a no-op
+    /// once they are big enough).
+    fn size_buffers(&mut self, ws: &mut Workspace, clip: &Clip, creature: &Creature) {
         let (tracks, channels, n) = (
             self.tracks.tracks.len(),
             clip.channels.len(),
             creature.len(),
         );
-        if self.track_poses.len() != tracks {
-            self.track_poses.resize(tracks, BodyPose::IDENTITY);
-        }
-        if self.samples.len() != channels {
-            self.samples.resize(channels, ChannelSample::default());
+        if self.cursors.len() != channels {
             self.cursors.resize(channels, [0; 4]);
         }
-        if self.position_sum.len() != n {
-            self.position_sum.resize(n, Vec3::ZERO);
-            self.rotation_sum.resize(n, Quat::IDENTITY);
+        if ws.track_poses.len() < tracks {
+            ws.track_poses.resize(tracks, BodyPose::IDENTITY);
+        }
+        if ws.samples.len() < channels {
+            ws.samples.resize(channels, ChannelSample::default());
+        }
+        if ws.position_sum.len() < n {
+            ws.position_sum.resize(n, Vec3::ZERO);
+            ws.rotation_sum.resize(n, Quat::IDENTITY);
         }
     }
 
@@ -369,31 +397,50 @@ impl Plan {
         goals: &mut Goals,
         times: Option<&mut StageTimes>,
     ) {
+        WORKSPACE.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut ws) => self.evaluate_in(clip, creature, input, goals, times, &mut ws),
+            // Only an evaluation running inside another on this thread gets here.
+            Err(_) => {
+                let mut ws = Workspace::default();
+                self.evaluate_in(clip, creature, input, goals, times, &mut ws);
+            }
+        });
+    }
+
+    fn evaluate_in(
+        &mut self,
+        clip: &Clip,
+        creature: &Creature,
+        input: &EvalInput,
+        goals: &mut Goals,
+        times: Option<&mut StageTimes>,
+        ws: &mut Workspace,
+    ) {
         let mut scratch = StageTimes::default();
         let mut watch = Stopwatch::start(times.is_some());
         goals.clear();
         goals.ground_height = input.ground_height;
-        self.size_buffers(clip, creature);
-        self.sample_curves(clip, input.time_secs);
+        self.size_buffers(ws, clip, creature);
+        self.sample_curves(ws, clip, input.time_secs);
         watch.lap(&mut scratch.curves);
         // Tier by tier: a tier's targets see only what higher-priority tiers posed, so equal
         // priorities aiming at each other (a clap) behave symmetrically whatever their order.
         for tier in 1..self.tracks.tiers.len() {
             let range = self.tracks.tiers[tier - 1]..self.tracks.tiers[tier];
-            self.specialize_tier(clip, creature, input, goals, range.clone());
+            self.specialize_tier(ws, clip, creature, input, goals, range.clone());
             watch.lap(&mut scratch.specialize);
-            self.blend_tier(clip, goals, range, input.time_secs);
+            self.blend_tier(ws, clip, goals, range, input.time_secs);
             watch.lap(&mut scratch.blend);
         }
-        self.finish(goals);
+        finish(ws, goals);
         watch.lap(&mut scratch.blend);
         if let Some(t) = times {
             t.add(&scratch);
         }
     }
 
-    fn sample_curves(&mut self, clip: &Clip, t: f32) {
-        for ((sample, channel), cursor) in self
+    fn sample_curves(&mut self, ws: &mut Workspace, clip: &Clip, t: f32) {
+        for ((sample, channel), cursor) in ws
             .samples
             .iter_mut()
             .zip(&clip.channels)
@@ -423,6 +470,7 @@ impl Plan {
 
     fn specialize_tier(
         &mut self,
+        ws: &mut Workspace,
         clip: &Clip,
         creature: &Creature,
         input: &EvalInput,
@@ -433,7 +481,7 @@ impl Plan {
         for i in range {
             let track = &self.tracks.tracks[i];
             let channel = &clip.channels[track.channel];
-            let sample = self.samples[track.channel];
+            let sample = ws.samples[track.channel];
             let target = match track.target {
                 TargetSource::None => None,
                 TargetSource::External(i) => Some(
@@ -445,7 +493,7 @@ impl Plan {
                 ),
                 // Posed by a higher tier: aim where it is going; otherwise at its rest.
                 TargetSource::Body(b) => Some(match goals.position_weight[b] {
-                    w if w > 0.0 => self.position_sum[b] / w,
+                    w if w > 0.0 => ws.position_sum[b] / w,
                     _ => creature.body(b).position,
                 }),
             };
@@ -474,12 +522,13 @@ impl Plan {
                 position: sample.position.unwrap_or(Vec3::ZERO),
                 rotation: sample.rotation.unwrap_or(Quat::IDENTITY),
             };
-            self.track_poses[i] = frame.specialize(qg);
+            ws.track_poses[i] = frame.specialize(qg);
         }
     }
 
     fn blend_tier(
-        &mut self,
+        &self,
+        ws: &mut Workspace,
         clip: &Clip,
         goals: &mut Goals,
         range: std::ops::Range<usize>,
@@ -488,29 +537,29 @@ impl Plan {
         for i in range {
             let track = &self.tracks.tracks[i];
             let channel = &clip.channels[track.channel];
-            let sample = self.samples[track.channel];
-            let qs = self.track_poses[i];
+            let sample = ws.samples[track.channel];
+            let qs = ws.track_poses[i];
             let b = track.body;
             if track.owns_position && sample.position.is_some() && sample.position_weight > 0.0 {
                 let w = sample.position_weight;
                 if goals.position_weight[b] == 0.0 {
-                    self.position_sum[b] = Vec3::ZERO;
+                    ws.position_sum[b] = Vec3::ZERO;
                 }
-                self.position_sum[b] += qs.position * w;
+                ws.position_sum[b] += qs.position * w;
                 goals.position_weight[b] += w;
             }
             if track.owns_rotation && sample.rotation.is_some() && sample.rotation_weight > 0.0 {
                 let w = sample.rotation_weight;
                 if goals.rotation_weight[b] == 0.0 {
-                    self.rotation_sum[b] = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+                    ws.rotation_sum[b] = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
                 }
-                let sum = self.rotation_sum[b];
+                let sum = ws.rotation_sum[b];
                 let r = if sum.dot(qs.rotation) < 0.0 {
                     -qs.rotation
                 } else {
                     qs.rotation
                 };
-                self.rotation_sum[b] = sum + r * w;
+                ws.rotation_sum[b] = sum + r * w;
                 goals.rotation_weight[b] += w;
             }
             for (k, curve) in channel.deforms.values().enumerate() {
@@ -525,24 +574,24 @@ impl Plan {
             }
         }
     }
+}
 
-    /// Turns the weighted sums into goals.
-    fn finish(&mut self, goals: &mut Goals) {
-        for b in 0..goals.len() {
-            let w = goals.position_weight[b];
-            if w > 0.0 {
-                goals.position[b] = self.position_sum[b] / w;
-                goals.position_weight[b] = w.min(1.0);
-            }
-            let w = goals.rotation_weight[b];
-            if w > 0.0 {
-                match self.rotation_sum[b].try_normalize() {
-                    Some(r) => {
-                        goals.rotation[b] = r;
-                        goals.rotation_weight[b] = w.min(1.0);
-                    }
-                    None => goals.rotation_weight[b] = 0.0,
+/// Turns the weighted sums into goals.
+fn finish(ws: &Workspace, goals: &mut Goals) {
+    for b in 0..goals.len() {
+        let w = goals.position_weight[b];
+        if w > 0.0 {
+            goals.position[b] = ws.position_sum[b] / w;
+            goals.position_weight[b] = w.min(1.0);
+        }
+        let w = goals.rotation_weight[b];
+        if w > 0.0 {
+            match ws.rotation_sum[b].try_normalize() {
+                Some(r) => {
+                    goals.rotation[b] = r;
+                    goals.rotation_weight[b] = w.min(1.0);
                 }
+                None => goals.rotation_weight[b] = 0.0,
             }
         }
     }
