@@ -167,6 +167,10 @@ struct JiggleRig {
     /// the ground: tilting a capsule about a joint above it lifts its lowest point
     /// steadily, where a flat box's corner would dip first.
     capsule: Vec<(Vec3A, f32)>,
+    /// Per body, at most how far below its joint its shape reaches, however it turns (a
+    /// hair more, for rounding): a body whose joint is higher than this above the ground
+    /// cannot touch it, and most bodies are spared the exact test.
+    reach_below: Vec<f32>,
     size: f32,
     tuning: JiggleTuning,
 }
@@ -239,8 +243,18 @@ impl JiggleRig {
                         .any(|c| body.has_cap(c))
             })
             .collect();
+        let reach_below = creature
+            .bodies()
+            .iter()
+            .zip(&centre_from_pivot)
+            .map(|(b, arm): (_, &Vec3A)| {
+                let (half_axis, radius) = b.rounded();
+                (arm.length() + half_axis.length() + radius) * (1.0 + 1e-4)
+            })
+            .collect();
         let mut j = JiggleRig {
             frequency: vec![0.0; n],
+            reach_below,
             capsule: creature
                 .bodies()
                 .iter()
@@ -422,15 +436,19 @@ impl Jiggles {
             let mut rotation = (turn * animated).normalize();
             let animated_arm = arm;
             let mut arm = rotation * rig.centre_from_pivot[b];
-            if let Some(lifted) = rest_on_ground(
-                pivot,
-                arm,
-                animated_arm,
-                rotation,
-                rig.capsule[b],
-                ground_height,
-                rig.tuning.ground_cushion * rig.size,
-            ) {
+            let cushion = rig.tuning.ground_cushion * rig.size;
+            let near_ground = ground_height - (pivot.y - rig.reach_below[b]) > 1e-3 * cushion;
+            if near_ground
+                && let Some(lifted) = rest_on_ground(
+                    pivot,
+                    arm,
+                    animated_arm,
+                    rotation,
+                    rig.capsule[b],
+                    ground_height,
+                    cushion,
+                )
+            {
                 (arm, rotation) = lifted;
             }
             pose[b] = BodyPose {
