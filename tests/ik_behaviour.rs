@@ -525,7 +525,7 @@ fn hand_reach(c: &Creature, hand: usize) -> f32 {
 #[test]
 fn the_chest_eases_into_a_reach_beyond_the_arm() {
     let steps = 120;
-    let (turns, _) = chest_turns_on_a_far_reach(IkTuning::default(), steps, 1.3);
+    let (turns, _) = chest_turns_on_a_far_reach(IkTuning::default(), steps, 1.6);
 
     let rates: Vec<f32> = turns.windows(2).map(|w| w[1] - w[0]).collect();
     let full_rate = rates[rates.len() - 10..].iter().sum::<f32>() / 10.0;
@@ -765,5 +765,71 @@ fn a_hand_sent_into_the_belly_stays_on_its_surface() {
     assert!(
         miss < hand_radius + belly_radius + c.body(hand).rounded().0.length(),
         "the hand ends {miss} from its goal, farther than the belly's surface"
+    );
+}
+
+/// A rear arm near the root of a long prone spine (zoo creature 31: six arms, the hind pair
+/// on the body's third segment, three times as much spine ahead of it) reaching for a goal
+/// far ahead and coming back. Its pull turns its attachment about the segment before it, and
+/// the spine ahead rides on the attachment: unlimited, the front half and its two heads swing
+/// several times as far per step as the goal moves; limited by `spine.limb_give_lever`, no
+/// spine body moves much farther per step than the goal.
+#[test]
+fn a_pull_near_the_root_does_not_swing_the_spine_ahead() {
+    let c = anymorph::zoo::generate(31).unwrap();
+    let hand = c
+        .find("hand2_l")
+        .expect("zoo creature 31 has a third left hand");
+    let attach = limb_root(&c, hand);
+    let spine_body = c.parent(attach).unwrap();
+    let ahead_of = |b: usize| -> f32 {
+        fn longest(c: &Creature, b: usize) -> f32 {
+            c.children(b)
+                .iter()
+                .filter(|&&x| c.is_spine(x))
+                .map(|&x| c.pivot(b).distance(c.pivot(x)) + longest(c, x))
+                .fold(0.0, f32::max)
+        }
+        longest(&c, b)
+    };
+    let segment = c
+        .pivot(spine_body)
+        .distance(c.pivot(c.parent(spine_body).unwrap()));
+    assert!(
+        ahead_of(spine_body) > 3.0 * segment,
+        "the test needs a long spine ahead of the arm"
+    );
+    let reach = hand_reach(&c, hand);
+    let from = c.body(hand).position + Vec3::new(0.0, 0.0, 2.5 * reach);
+    let to = c.body(hand).position;
+    let spine: Vec<usize> = (0..c.len()).filter(|&b| c.is_spine(b)).collect();
+    let sweep = |tuning: IkTuning| {
+        let mut solver = IkSolver::with_tuning(&c, tuning);
+        let (mut out, mut last) = (Vec::new(), None::<Vec<BodyPose>>);
+        let steps = 60;
+        let mut worst = 0.0f32;
+        for i in 0..=steps {
+            let mut g = Goals::new(c.len());
+            g.set_position(hand, from.lerp(to, i as f32 / steps as f32), 1.0);
+            solver.solve(&c, &g, &mut out);
+            if let Some(last) = &last {
+                for &b in &spine {
+                    worst = worst.max(out[b].position.distance(last[b].position));
+                }
+            }
+            last = Some(out.clone());
+        }
+        worst / (from.distance(to) / steps as f32)
+    };
+    let mut unlimited = IkTuning::default();
+    unlimited.spine.limb_give_lever = f32::MAX;
+    let (limited, free) = (sweep(IkTuning::default()), sweep(unlimited));
+    assert!(
+        free > 3.0,
+        "unlimited, the spine ahead moved at most {free} times the goal's step: the test shows nothing"
+    );
+    assert!(
+        limited < 1.5,
+        "the spine ahead moves up to {limited} times the goal's step ({free} unlimited)"
     );
 }

@@ -9,6 +9,7 @@ use super::plan::Topology;
 use super::setup::{NONE, Rig};
 use super::spline::{SegmentRecord, record_segment};
 use super::tuning::{SpineTuning, shares};
+use crate::runtime::creature::Creature;
 use crate::runtime::math::smoothstep;
 use glam::{Quat, Vec3A};
 
@@ -235,10 +236,21 @@ impl SpinePlan {
             plan.goal_slots.push(s.goal_body);
             let (share, _) = shares(t.limb_attach_mass, t.limb_goal_mass);
             let reach = s.reach.max(s.rest_chord);
+            let q = plan.particles[i as usize];
+            let beyond = if q.leaf_count == 0 {
+                spine_beyond(creature, rig, q.body as usize)
+            } else {
+                0.0
+            };
             plan.slot_give.push(LimbGive {
                 attach: i,
                 reach,
                 zone: t.limb_give_zone.max(0.0) * reach,
+                follow: if q.rest_len + beyond > 0.0 {
+                    (t.limb_give_lever.max(0.0) * q.rest_len / (q.rest_len + beyond)).min(1.0)
+                } else {
+                    1.0
+                },
             });
             limb_constraints[i as usize].push(Constraint {
                 a: i,
@@ -411,11 +423,16 @@ pub(super) struct LimbGive {
     pub reach: f32,
     /// Width of the soft zone; the limb keeps at most half of it as stretch.
     pub zone: f32,
+    /// How much of the pull the attachment follows: the spine beyond the attachment (a long
+    /// front half, a neck and head) rides on it rigidly and sweeps farther than it moves,
+    /// so it follows only as much as keeps that sweep within `spine.limb_give_lever` times
+    /// the pull (see [`SpineTuning::limb_give_lever`]).
+    pub follow: f32,
 }
 
 impl LimbGive {
     /// Where the limb's goal particle goes: the goal, drawn toward the attachment by what
-    /// the limb keeps as stretch.
+    /// the limb keeps as stretch and by what the spine does not follow.
     fn slot(&self, attach: Vec3A, goal: Vec3A) -> Vec3A {
         let d = goal - attach;
         let dist = d.length();
@@ -423,9 +440,20 @@ impl LimbGive {
         if excess <= 0.0 || !dist.is_finite() {
             return goal;
         }
-        let kept = excess - soft_correction(excess, self.zone);
+        let kept = excess - self.follow * soft_correction(excess, self.zone);
         goal - d * (kept / dist)
     }
+}
+
+/// The longest path of spine joints leafward of body `b`'s joint: how far the spine reaches
+/// beyond it.
+fn spine_beyond(creature: &Creature, rig: &Rig, b: usize) -> f32 {
+    creature
+        .children(b)
+        .iter()
+        .filter(|&&c| rig.spine[c])
+        .map(|&c| rig.pivot[b].distance(rig.pivot[c]) + spine_beyond(creature, rig, c))
+        .fold(0.0, f32::max)
 }
 
 /// `1 - cos` of the angle between `i - r` and `c - i`: 0 straight on, 2 folded back.
