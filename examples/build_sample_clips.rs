@@ -10,7 +10,7 @@ use anymorph::runtime::clip::{
 use anymorph::runtime::creature::Cap;
 use anymorph::runtime::curve::{Key, KeyedCurve};
 use anymorph::runtime::movement::{MovementMode, PositionMode, RotationMode, ScaleMode};
-use anymorph::runtime::query::{ContextQuery, SecondaryContext, TopBottom};
+use anymorph::runtime::query::{ContextQuery, QuerySpace, SecondaryContext, TopBottom};
 use glam::{Quat, Vec3};
 use std::path::Path;
 
@@ -113,14 +113,19 @@ fn wave() -> Clip {
         (1.7, [0.2, 0.95, 0.15]),
         (2.4, [0.0, 0.0, 0.0]),
     ]);
+    // Fingers up from the start to the end: while the rotation's weight ramps in and out
+    // the goal holds still, so the hand turns from its rest toward it along one path. A goal
+    // that itself turned half round (from a hanging hand's 170 degrees) while its weight
+    // ramped crossed the far side of the hand's rest rotation, where the blend's shortest
+    // way round flips: the wrist jumped on most creatures (18 cells of the grid).
     hand.rotation = rotations(&[
-        (0.0, Quat::from_rotation_z(deg(170.0))),
+        (0.0, Quat::IDENTITY),
         (0.5, Quat::IDENTITY),
         (0.8, Quat::from_rotation_z(deg(-20.0))),
         (1.1, Quat::from_rotation_z(deg(20.0))),
         (1.4, Quat::from_rotation_z(deg(-20.0))),
         (1.7, Quat::IDENTITY),
-        (2.4, Quat::from_rotation_z(deg(170.0))),
+        (2.4, Quat::IDENTITY),
     ]);
     hand.rotation_weight = Some(scalars(&[(0.0, 0.0), (0.4, 1.0), (1.8, 1.0), (2.4, 0.0)]));
     clip.channels = vec![hand];
@@ -171,22 +176,29 @@ fn pick_up() -> Clip {
         (1.1, [0.0, 1.0, 0.3]),
         (2.0, [0.0, 0.0, 0.0]),
     ]);
-    let mut bend = Channel::new(
-        "bend",
-        ContextQuery {
-            top_bottom: TopBottom::Top,
-            ..ContextQuery::cap(Cap::Spine)
-        },
-    );
+    let mut bend = Channel::new("bend", top_of_spine());
+    // A slight bend: on a prone creature the top of the spine is its neck and head, and a
+    // deep one drove the head into the ground and lifted the hips off planted feet. The
+    // limb's give does the reaching.
     bend.rotation = rotations(&[
         (0.0, Quat::IDENTITY),
-        (0.8, Quat::from_rotation_x(deg(25.0))),
-        (1.1, Quat::from_rotation_x(deg(25.0))),
+        (0.8, Quat::from_rotation_x(deg(8.0))),
+        (1.1, Quat::from_rotation_x(deg(8.0))),
         (2.0, Quat::IDENTITY),
     ]);
     clip.channels = vec![hand, bend];
     clip.events = vec![event(0.95, "grab", Some("grasp"))];
     clip
+}
+
+/// The upper half of the spine among the spine bodies themselves (setspace): a prone
+/// creature's neck and head end, an upright one's chest, neck and head.
+fn top_of_spine() -> ContextQuery {
+    ContextQuery {
+        top_bottom: TopBottom::Top,
+        space: QuerySpace::Setspace,
+        ..ContextQuery::cap(Cap::Spine)
+    }
 }
 
 fn hand_to_mouth() -> Clip {
@@ -220,15 +232,16 @@ fn hand_to_mouth() -> Clip {
 }
 
 /// A grasper channel that swings toward the other grasper in play. Offsets across the line
-/// between the hands are in creature sizes, one unit for both hands, so two hands on limbs of
-/// different lengths still meet. The frame's z is x × up, which for a hand swinging toward
-/// the other side points backward: in front of the body is negative z.
+/// between the hands are in limb lengths: a long-tailed creature with short arms keeps its
+/// hands within their reach instead of clapping through its own chest. The frame's z is
+/// x × up, which for a hand swinging toward the other side points backward: in front of the
+/// body is negative z.
 fn toward_other_grasper(name: &str, variant: VariantSettings, keys: &[(f32, [f32; 3])]) -> Channel {
     let mut c = Channel::new(name, ContextQuery::cap(Cap::Grasper));
     c.mode = mode(
         PositionMode::SecondaryRelative,
         RotationMode::RestRelative,
-        ScaleMode::CreatureSize,
+        ScaleMode::LimbLength,
     );
     c.secondary = Some(SecondaryContext::Query(ContextQuery::cap(Cap::Grasper)));
     c.variant = variant;
@@ -247,11 +260,11 @@ fn clap() -> Clip {
     })];
     let keys = [
         (0.0, [0.0, 0.0, 0.0]),
-        (0.35, [0.46, 0.035, -0.09]),
-        (0.6, [0.3, 0.035, -0.09]),
-        (0.85, [0.46, 0.035, -0.09]),
-        (1.1, [0.3, 0.035, -0.09]),
-        (1.35, [0.46, 0.035, -0.09]),
+        (0.35, [0.46, 0.086, -0.2211]),
+        (0.6, [0.3, 0.086, -0.2211]),
+        (0.85, [0.46, 0.086, -0.2211]),
+        (1.1, [0.3, 0.086, -0.2211]),
+        (1.35, [0.46, 0.086, -0.2211]),
         (2.0, [0.0, 0.0, 0.0]),
     ];
     clip.channels = vec![
@@ -279,8 +292,8 @@ fn pass_fruit() -> Clip {
             single(Some("giver"), SideConstraint::None),
             &[
                 (0.0, [0.0; 3]),
-                (0.9, [0.5, 0.05, -0.07]),
-                (1.3, [0.5, 0.05, -0.07]),
+                (0.9, [0.5, 0.1228, -0.172]),
+                (1.3, [0.5, 0.1228, -0.172]),
                 (2.2, [0.0; 3]),
             ],
         ),
@@ -289,9 +302,9 @@ fn pass_fruit() -> Clip {
             single(Some("receiver"), SideConstraint::None),
             &[
                 (0.0, [0.0; 3]),
-                (0.8, [0.25, 0.035, -0.07]),
-                (1.1, [0.47, 0.05, -0.07]),
-                (1.4, [0.4, 0.05, -0.07]),
+                (0.8, [0.25, 0.086, -0.172]),
+                (1.1, [0.47, 0.1228, -0.172]),
+                (1.4, [0.4, 0.1228, -0.172]),
                 (2.2, [0.0; 3]),
             ],
         ),
@@ -335,6 +348,9 @@ fn dance() -> Clip {
     );
     let mut bounce = Channel::new("bounce", ContextQuery::cap(Cap::Spine));
     bounce.mode = size_mode;
+    // Not mirrored: a spine body a hair right of the midline (a curved spine, a side neck)
+    // would sway the other way and the spine's goals would fight.
+    bounce.variant.mirror = false;
     bounce.position = positions(&[
         (0.0, [0.0, 0.0, 0.0]),
         (0.5, [0.02, -0.025, 0.0]),
@@ -346,17 +362,23 @@ fn dance() -> Clip {
         (3.5, [-0.02, -0.025, 0.0]),
         (4.0, [0.0, 0.0, 0.0]),
     ]);
+    // In limb lengths (converted so the biped moves as it did in creature sizes): short
+    // arms on a long creature pump within their reach.
     let mut arms = Channel::new("arms", ContextQuery::cap(Cap::Grasper));
-    arms.mode = size_mode;
+    arms.mode = mode(
+        PositionMode::RestRelative,
+        RotationMode::RestRelative,
+        ScaleMode::LimbLength,
+    );
     arms.position = positions(&[
         (0.0, [0.0, 0.0, 0.0]),
-        (0.5, [0.06, 0.18, 0.05]),
-        (1.0, [0.0, 0.04, 0.03]),
-        (1.5, [0.06, 0.18, 0.05]),
+        (0.5, [0.0704, 0.4422, 0.0228]),
+        (1.0, [0.0, 0.0983, 0.0137]),
+        (1.5, [0.0704, 0.4422, 0.0228]),
         (2.0, [0.0, 0.0, 0.0]),
-        (2.5, [0.08, 0.1, 0.1]),
-        (3.0, [0.0, 0.04, 0.03]),
-        (3.5, [0.08, 0.1, 0.1]),
+        (2.5, [0.0939, 0.2457, 0.0455]),
+        (3.0, [0.0, 0.0983, 0.0137]),
+        (3.5, [0.0939, 0.2457, 0.0455]),
         (4.0, [0.0, 0.0, 0.0]),
     ]);
     let mut heads = Channel::new("heads", ContextQuery::cap(Cap::Head));
@@ -388,13 +410,7 @@ fn roar() -> Clip {
         "Rear the upper spine back, then thrust forward with the mouth wide open, and settle."
             .into();
     clip.branches = vec![needs(Predicate::HasCap(Cap::Mouth))];
-    let mut rear = Channel::new(
-        "rear",
-        ContextQuery {
-            top_bottom: TopBottom::Top,
-            ..ContextQuery::cap(Cap::Spine)
-        },
-    );
+    let mut rear = Channel::new("rear", top_of_spine());
     rear.rotation = rotations(&[
         (0.0, Quat::IDENTITY),
         (0.6, Quat::from_rotation_x(deg(-15.0))),
