@@ -10,7 +10,7 @@ use anymorph::runtime::clip::{
 use anymorph::runtime::creature::Cap;
 use anymorph::runtime::curve::{Key, KeyedCurve};
 use anymorph::runtime::movement::{MovementMode, PositionMode, RotationMode, ScaleMode};
-use anymorph::runtime::query::{ContextQuery, QuerySpace, SecondaryContext, TopBottom};
+use anymorph::runtime::query::{ContextQuery, FrontBack, QuerySpace, SecondaryContext, TopBottom};
 use glam::{Quat, Vec3};
 use std::path::Path;
 
@@ -191,6 +191,18 @@ fn pick_up() -> Clip {
     clip
 }
 
+/// The front graspers among the graspers themselves (setspace): a creature with arms along
+/// its body eats and claps with the front pair; a hind hand brought forward to the mouth
+/// passed through the front arm's shoulder (26 cells of the grid; clapping 9 more). A
+/// creature whose hands are side by side keeps them all.
+fn leading_graspers() -> ContextQuery {
+    ContextQuery {
+        front_back: FrontBack::Front,
+        space: QuerySpace::Setspace,
+        ..ContextQuery::cap(Cap::Grasper)
+    }
+}
+
 /// The upper half of the spine among the spine bodies themselves (setspace): a prone
 /// creature's neck and head end, an upright one's chest, neck and head.
 fn top_of_spine() -> ContextQuery {
@@ -204,13 +216,13 @@ fn top_of_spine() -> ContextQuery {
 fn hand_to_mouth() -> Clip {
     let mut clip = Clip::new("hand_to_mouth", 2.0);
     clip.intent =
-        "Bring one grasper to the mouth and back, wherever the mouth is relative to the hand."
+        "Bring one of the front graspers to the mouth and back, wherever the mouth is relative to the hand."
             .into();
     clip.branches = vec![
         needs(Predicate::HasGraspers),
         needs(Predicate::HasCap(Cap::Mouth)),
     ];
-    let mut hand = Channel::new("hand", ContextQuery::cap(Cap::Grasper));
+    let mut hand = Channel::new("hand", leading_graspers());
     hand.mode = mode(
         PositionMode::SecondaryRelative,
         RotationMode::RestRelative,
@@ -236,8 +248,13 @@ fn hand_to_mouth() -> Clip {
 /// hands within their reach instead of clapping through its own chest. The frame's z is
 /// x × up, which for a hand swinging toward the other side points backward: in front of the
 /// body is negative z.
-fn toward_other_grasper(name: &str, variant: VariantSettings, keys: &[(f32, [f32; 3])]) -> Channel {
-    let mut c = Channel::new(name, ContextQuery::cap(Cap::Grasper));
+fn toward_other_grasper(
+    name: &str,
+    graspers: ContextQuery,
+    variant: VariantSettings,
+    keys: &[(f32, [f32; 3])],
+) -> Channel {
+    let mut c = Channel::new(name, graspers);
     c.mode = mode(
         PositionMode::SecondaryRelative,
         RotationMode::RestRelative,
@@ -252,7 +269,7 @@ fn toward_other_grasper(name: &str, variant: VariantSettings, keys: &[(f32, [f32
 
 fn clap() -> Clip {
     let mut clip = Clip::new("clap", 2.0);
-    clip.intent = "Clap two graspers on opposite sides together three times in front of the body; each travels half way to the other.".into();
+    clip.intent = "Clap two of the front graspers on opposite sides together three times in front of the body; each travels half way to the other.".into();
     clip.looping = true;
     clip.branches = vec![needs(Predicate::MinCount {
         cap: Cap::Grasper,
@@ -268,8 +285,18 @@ fn clap() -> Clip {
         (2.0, [0.0, 0.0, 0.0]),
     ];
     clip.channels = vec![
-        toward_other_grasper("hand_a", single(Some("a"), SideConstraint::None), &keys),
-        toward_other_grasper("hand_b", single(Some("b"), SideConstraint::Opposite), &keys),
+        toward_other_grasper(
+            "hand_a",
+            leading_graspers(),
+            single(Some("a"), SideConstraint::None),
+            &keys,
+        ),
+        toward_other_grasper(
+            "hand_b",
+            leading_graspers(),
+            single(Some("b"), SideConstraint::Opposite),
+            &keys,
+        ),
     ];
     clip.events = ["clap_1", "clap_2", "clap_3"]
         .iter()
@@ -289,6 +316,7 @@ fn pass_fruit() -> Clip {
     clip.channels = vec![
         toward_other_grasper(
             "giver",
+            ContextQuery::cap(Cap::Grasper),
             single(Some("giver"), SideConstraint::None),
             &[
                 (0.0, [0.0; 3]),
@@ -299,6 +327,7 @@ fn pass_fruit() -> Clip {
         ),
         toward_other_grasper(
             "receiver",
+            ContextQuery::cap(Cap::Grasper),
             single(Some("receiver"), SideConstraint::None),
             &[
                 (0.0, [0.0; 3]),
