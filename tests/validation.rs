@@ -291,3 +291,48 @@ fn a_rotation_goal_fading_in_is_measured_from_the_reach_its_blend_allows() {
         checks_of(&cell)
     );
 }
+
+/// A mirrored variant plays the clip mirrored, so the grid checks it in the mirror image of
+/// its twin's scene: on the symmetric biped, the right hand reaching for the moving target
+/// moves as the mirror image of the left hand reaching for it (it does not reach across the
+/// chest for a target its twin takes on its own side).
+#[test]
+fn a_mirrored_variant_is_checked_in_the_mirror_image_of_its_twins_scene() {
+    let biped = arc_creature("biped");
+    let clip = Arc::new(
+        anymorph::io::load_clip(&common::root().join("assets/clips/reach_target.clip.json"))
+            .unwrap(),
+    );
+    let binding = anymorph::runtime::bind::bind(&clip, &biped);
+    let (left, right) = (biped.find("hand_l").unwrap(), biped.find("hand_r").unwrap());
+    let lead = |v: usize| binding.variants[v].choices[0];
+    assert!(lead(0) == left && lead(1) == right && binding.variants[1].mirrored);
+    let config = ValidationConfig::default();
+    let mut furthest = 0.0f32;
+    for frame in [6, 12, 18, 27, 40] {
+        let at = |variant: usize| {
+            let moment = anymorph::validation::Failure {
+                check: Check::Jitter,
+                time_secs: 0.0,
+                frame,
+                body: String::new(),
+                value: 0.0,
+                limit: 0.0,
+                walking: false,
+                other: None,
+            };
+            anymorph::validation::pose_at(&clip, &biped, &config, variant, &moment).unwrap()
+        };
+        let (l, r) = (at(0)[left].position, at(1)[right].position);
+        let mirrored = r * Vec3::new(-1.0, 1.0, 1.0);
+        assert!(
+            l.distance(mirrored) < 1e-3,
+            "frame {frame}: left hand at {l}, right hand mirrored at {mirrored}"
+        );
+        furthest = furthest.max(l.distance(biped.body(left).position));
+    }
+    assert!(
+        furthest > 0.2,
+        "the hands hardly moved: the test shows nothing"
+    );
+}

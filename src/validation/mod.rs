@@ -280,9 +280,20 @@ fn record(failures: &mut Vec<Failure>, f: Failure) {
     }
 }
 
-fn moving_target(creature: &Creature, t: f32) -> Vec3 {
+/// External target 0 at time `t`: ahead of the creature, bobbing and sweeping out to the
+/// left. A mirrored variant (its lead body on the right) plays the clip mirrored, so it is
+/// checked in the mirror image of the scene: the target sweeps out to the right. Otherwise a
+/// right hand would always reach across the chest for a target its left twin takes on its
+/// own side, and a game would hand that target to the nearer hand.
+fn moving_target(creature: &Creature, t: f32, mirrored: bool) -> Vec3 {
     let size = creature.size();
-    creature.bounds().center() + Vec3::new(0.3 * t.sin(), 0.15 * (2.0 * t).cos(), 0.55) * size
+    let at =
+        creature.bounds().center() + Vec3::new(0.3 * t.sin(), 0.15 * (2.0 * t).cos(), 0.55) * size;
+    if mirrored {
+        at * Vec3::new(-1.0, 1.0, 1.0)
+    } else {
+        at
+    }
 }
 
 fn in_place(
@@ -303,6 +314,7 @@ fn in_place(
     if ch.play(clip, params).is_err() {
         return;
     }
+    let mirrored = ch.variants(clip).get(variant).is_some_and(|v| v.mirrored);
     let dt = 1.0 / config.fps;
     let frames = (clip.duration_secs * config.fps).ceil() as usize + 1;
     let size = creature.size();
@@ -314,7 +326,7 @@ fn in_place(
     let stretch_limits = StretchLimits::of(&tuning);
     for f in 0..frames {
         let t = f as f32 * dt;
-        ch.set_target(0, moving_target(creature, t));
+        ch.set_target(0, moving_target(creature, t, mirrored));
         let pose = ch.update(if f == 0 { 0.0 } else { dt }).to_vec();
         if let Some(c) = capture.as_deref_mut()
             && c.take(f, &ch, creature.len())
