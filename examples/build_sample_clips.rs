@@ -308,7 +308,7 @@ fn clap() -> Clip {
 
 fn pass_fruit() -> Clip {
     let mut clip = Clip::new("pass_fruit", 2.2);
-    clip.intent = "Hand a fruit from one grasper to another (any two): the giver reaches half way, the receiver meets it and takes it.".into();
+    clip.intent = "Hand a fruit from one grasper to another (any two of the front graspers): the giver reaches half way, the receiver meets it and takes it.".into();
     clip.branches = vec![needs(Predicate::MinCount {
         cap: Cap::Grasper,
         count: 2,
@@ -316,7 +316,7 @@ fn pass_fruit() -> Clip {
     clip.channels = vec![
         toward_other_grasper(
             "giver",
-            ContextQuery::cap(Cap::Grasper),
+            leading_graspers(),
             single(Some("giver"), SideConstraint::None),
             &[
                 (0.0, [0.0; 3]),
@@ -327,7 +327,7 @@ fn pass_fruit() -> Clip {
         ),
         toward_other_grasper(
             "receiver",
-            ContextQuery::cap(Cap::Grasper),
+            leading_graspers(),
             single(Some("receiver"), SideConstraint::None),
             &[
                 (0.0, [0.0; 3]),
