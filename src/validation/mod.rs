@@ -1,5 +1,9 @@
 //! The validation grid (paper section 5, Figure 9): every clip on every creature in every
 //! variant, checked automatically for what testers used to look for by eye.
+//!
+//! Each variant plays once in place, with external target 0 sweeping ahead of the creature
+//! and out to its left (to its right for a mirrored variant, which plays the clip mirrored
+//! and so is checked in the mirror image of the scene), and once while walking.
 
 mod checks;
 mod config;
