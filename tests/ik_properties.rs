@@ -276,17 +276,27 @@ fn unreachable_goals_are_reached_toward_without_overstretching() {
     }
 }
 
+/// Reachable goals for up to three limb ends, each bent at a random joint (with its rotation
+/// at `rotation_weight`, when given).
+fn bent_goals(c: &Creature, rng: &mut Rng, rotation_weight: Option<f32>) -> Goals {
+    let ends = limb_ends(c);
+    let mut goals = Goals::new(c.len());
+    for _ in 0..3.min(ends.len()) {
+        let end = ends[rng.index(ends.len())];
+        let (centre, turn) = bent_goal(c, end, rng);
+        goals.set_position(end, centre, 1.0);
+        if let Some(w) = rotation_weight {
+            goals.set_rotation(end, turn, w);
+        }
+    }
+    goals
+}
+
 #[test]
 fn the_same_goals_give_the_same_pose_whatever_came_before() {
     let mut rng = Rng(17);
     for c in common::creatures() {
-        let ends = limb_ends(c);
-        let mut fixed = Goals::new(c.len());
-        for _ in 0..3.min(ends.len()) {
-            let end = ends[rng.index(ends.len())];
-            let (centre, _) = bent_goal(c, end, &mut rng);
-            fixed.set_position(end, centre, 1.0);
-        }
+        let fixed = bent_goals(c, &mut rng, None);
         let fresh = solve(c, &fixed);
         let mut solver = IkSolver::new(c);
         let mut out = Vec::new();
@@ -321,14 +331,7 @@ fn the_same_goals_give_the_same_pose_whatever_was_solved_before_on_the_thread() 
     let creatures = common::creatures();
     for (i, c) in creatures.iter().enumerate() {
         let mut rng = Rng(29 + i as u64);
-        let ends = limb_ends(c);
-        let mut fixed = Goals::new(c.len());
-        for _ in 0..3.min(ends.len()) {
-            let end = ends[rng.index(ends.len())];
-            let (centre, turn) = bent_goal(c, end, &mut rng);
-            fixed.set_position(end, centre, 1.0);
-            fixed.set_rotation(end, turn, 0.7);
-        }
+        let fixed = bent_goals(c, &mut rng, Some(0.7));
         let alone = std::thread::scope(|s| s.spawn(|| solve(c, &fixed)).join().unwrap());
         let after_others = std::thread::scope(|s| {
             s.spawn(|| {

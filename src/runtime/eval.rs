@@ -8,6 +8,7 @@ use crate::runtime::creature::{BodyId, Creature};
 use crate::runtime::movement::{MotionFrame, RestBody, Surroundings};
 use crate::runtime::pose::BodyPose;
 use crate::runtime::query::SecondaryContext;
+use crate::runtime::shared::with_workspace;
 use glam::{Quat, Vec3};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -397,46 +398,30 @@ impl Plan {
         goals: &mut Goals,
         times: Option<&mut StageTimes>,
     ) {
-        WORKSPACE.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut ws) => self.evaluate_in(clip, creature, input, goals, times, &mut ws),
-            // Only an evaluation running inside another on this thread gets here.
-            Err(_) => {
-                let mut ws = Workspace::default();
-                self.evaluate_in(clip, creature, input, goals, times, &mut ws);
+        with_workspace(&WORKSPACE, |ws| {
+            let mut scratch = StageTimes::default();
+            let mut watch = Stopwatch::start(times.is_some());
+            goals.clear();
+            goals.ground_height = input.ground_height;
+            self.size_buffers(ws, clip, creature);
+            self.sample_curves(ws, clip, input.time_secs);
+            watch.lap(&mut scratch.curves);
+            // Tier by tier: a tier's targets see only what higher-priority tiers posed, so
+            // equal priorities aiming at each other (a clap) behave symmetrically whatever
+            // their order.
+            for tier in 1..self.tracks.tiers.len() {
+                let range = self.tracks.tiers[tier - 1]..self.tracks.tiers[tier];
+                self.specialize_tier(ws, clip, creature, input, goals, range.clone());
+                watch.lap(&mut scratch.specialize);
+                self.blend_tier(ws, clip, goals, range, input.time_secs);
+                watch.lap(&mut scratch.blend);
+            }
+            finish(ws, goals);
+            watch.lap(&mut scratch.blend);
+            if let Some(t) = times {
+                t.add(&scratch);
             }
         });
-    }
-
-    fn evaluate_in(
-        &mut self,
-        clip: &Clip,
-        creature: &Creature,
-        input: &EvalInput,
-        goals: &mut Goals,
-        times: Option<&mut StageTimes>,
-        ws: &mut Workspace,
-    ) {
-        let mut scratch = StageTimes::default();
-        let mut watch = Stopwatch::start(times.is_some());
-        goals.clear();
-        goals.ground_height = input.ground_height;
-        self.size_buffers(ws, clip, creature);
-        self.sample_curves(ws, clip, input.time_secs);
-        watch.lap(&mut scratch.curves);
-        // Tier by tier: a tier's targets see only what higher-priority tiers posed, so equal
-        // priorities aiming at each other (a clap) behave symmetrically whatever their order.
-        for tier in 1..self.tracks.tiers.len() {
-            let range = self.tracks.tiers[tier - 1]..self.tracks.tiers[tier];
-            self.specialize_tier(ws, clip, creature, input, goals, range.clone());
-            watch.lap(&mut scratch.specialize);
-            self.blend_tier(ws, clip, goals, range, input.time_secs);
-            watch.lap(&mut scratch.blend);
-        }
-        finish(ws, goals);
-        watch.lap(&mut scratch.blend);
-        if let Some(t) = times {
-            t.add(&scratch);
-        }
     }
 
     fn sample_curves(&mut self, ws: &mut Workspace, clip: &Clip, t: f32) {

@@ -1,9 +1,26 @@
-//! Data every character of one creature can share: built once per creature (the same
-//! `Arc`) and settings, read by all of them each frame. A crowd of one species then keeps
-//! one copy in the processor's caches instead of one per character.
+//! Data characters share: what every character of one creature reads each frame, built once
+//! per creature (the same `Arc`) and settings, and the working memory of a frame's stages,
+//! one per thread. A crowd then keeps one copy of each in the processor's caches instead
+//! of one per character.
 
 use crate::runtime::creature::Creature;
+use std::cell::RefCell;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::thread::LocalKey;
+
+/// Runs `f` with this thread's working memory `T` (a stage's scratch that nothing reads
+/// after the stage: every character on the thread can use the same). A stage running inside
+/// another of its kind on the thread, which never happens in the pipeline, gets fresh memory
+/// of its own rather than a panic.
+pub(crate) fn with_workspace<T: Default, R>(
+    key: &'static LocalKey<RefCell<T>>,
+    f: impl FnOnce(&mut T) -> R,
+) -> R {
+    key.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut ws) => f(&mut ws),
+        Err(_) => f(&mut T::default()),
+    })
+}
 
 /// Shared values of type `T` by creature and key (the settings they were built with).
 /// An entry lives as long as some character holds its value; an `Arc`'s allocation is not

@@ -24,7 +24,7 @@ pub use tuning::{IkTuning, LimbTuning, SpineTuning};
 use crate::runtime::creature::Creature;
 use crate::runtime::eval::Goals;
 use crate::runtime::pose::BodyPose;
-use crate::runtime::shared::PerCreature;
+use crate::runtime::shared::{PerCreature, with_workspace};
 use glam::Vec3A;
 use goals::{FrameGoals, RootPose};
 use plan::Plan;
@@ -164,11 +164,7 @@ impl IkSolver {
                 return;
             }
         }
-        WORKSPACE.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut ws) => self.solve_in(creature, goals, out, &mut ws),
-            // Only a solve running inside another on this thread gets here; it works alone.
-            Err(_) => self.solve_in(creature, goals, out, &mut Workspace::default()),
-        });
+        with_workspace(&WORKSPACE, |ws| self.solve_in(creature, goals, out, ws));
     }
 
     fn solve_in(
