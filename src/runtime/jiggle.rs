@@ -243,26 +243,25 @@ impl JiggleRig {
                         .any(|c| body.has_cap(c))
             })
             .collect();
-        let reach_below = creature
+        let capsule: Vec<(Vec3A, f32)> = creature
             .bodies()
             .iter()
-            .zip(&centre_from_pivot)
-            .map(|(b, arm): (_, &Vec3A)| {
+            .map(|b| {
                 let (half_axis, radius) = b.rounded();
+                (half_axis.into(), radius)
+            })
+            .collect();
+        let reach_below = capsule
+            .iter()
+            .zip(&centre_from_pivot)
+            .map(|(&(half_axis, radius), arm): (_, &Vec3A)| {
                 (arm.length() + half_axis.length() + radius) * (1.0 + 1e-4)
             })
             .collect();
         let mut j = JiggleRig {
             frequency: vec![0.0; n],
             reach_below,
-            capsule: creature
-                .bodies()
-                .iter()
-                .map(|b| {
-                    let (half_axis, radius) = b.rounded();
-                    (half_axis.into(), radius)
-                })
-                .collect(),
+            capsule,
             hangs_from_root,
             root: creature.root() as u32,
             order: creature.order().iter().map(|&b| b as u32).collect(),
@@ -336,6 +335,7 @@ impl Jiggles {
         let inv_h = if steps > 0 { 1.0 / h } else { 0.0 };
         let inv_steps = if steps > 0 { 1.0 / steps as f32 } else { 0.0 };
         let teleport = rig.tuning.teleport_fraction * rig.size;
+        let cushion = rig.tuning.ground_cushion * rig.size;
         let cos_max = rig.tuning.max_angle.clamp(0.0, std::f32::consts::PI).cos();
         let root = rig.root as usize;
         let root_delta = match pose.get(root) {
@@ -436,7 +436,6 @@ impl Jiggles {
             let mut rotation = (turn * animated).normalize();
             let animated_arm = arm;
             let mut arm = rotation * rig.centre_from_pivot[b];
-            let cushion = rig.tuning.ground_cushion * rig.size;
             let near_ground = ground_height - (pivot.y - rig.reach_below[b]) > 1e-3 * cushion;
             if near_ground
                 && let Some(lifted) = rest_on_ground(
