@@ -208,6 +208,29 @@ fn errors_go_to_stderr_with_a_nonzero_exit() {
     }
 }
 
+/// An error whose message already quotes its cause (a file's reason, an empty creature's
+/// field) says it once, not once per link of the chain.
+#[test]
+fn an_error_says_its_cause_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.creature.json");
+    std::fs::write(
+        &empty,
+        r#"{ "format": "anymorph-creature", "version": 1, "name": "e", "bodies": [] }"#,
+    )
+    .unwrap();
+    let missing = dir.path().join("missing.creature.json");
+    for (path, cause) in [
+        (&empty, "the creature has no bodies"),
+        (&missing, "No such file or directory"),
+    ] {
+        let out = anymorph(&["info", path.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(cause), "{err}");
+        assert_eq!(err.matches(cause).count(), 1, "{err}");
+    }
+}
+
 #[test]
 fn variants_json_has_the_design_shape() {
     let v = json_of(&[

@@ -213,10 +213,23 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         // The reader of our output went away: nothing is wrong with the command.
         Err(e) if closed_pipe(&e) => 0,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", message(&e));
             1
         }
     }
+}
+
+/// The error and its causes in one line, each said once: the file formats' errors already
+/// quote their cause (`{path}: {source}`), so printing the whole chain would repeat it.
+fn message(e: &anyhow::Error) -> String {
+    let mut text = e.to_string();
+    for cause in e.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text = format!("{text}: {cause}");
+        }
+    }
+    text
 }
 
 fn closed_pipe(e: &anyhow::Error) -> bool {
