@@ -336,3 +336,55 @@ fn a_mirrored_variant_is_checked_in_the_mirror_image_of_its_twins_scene() {
         "the hands hardly moved: the test shows nothing"
     );
 }
+
+/// The grid hands the moving target to a variant as a game does: each variant is checked
+/// with the target where the player's own chooser picks that variant's grasper. A hind hand
+/// of a creature with arms along its body is not sent through its front arms for a target
+/// ahead of them; it reaches out beside itself.
+#[test]
+fn each_variant_is_checked_with_the_target_where_a_game_gives_it_that_variant() {
+    use anymorph::validation::TargetScene;
+    let clip = Arc::new(
+        anymorph::io::load_clip(&common::root().join("assets/clips/reach_target.clip.json"))
+            .unwrap(),
+    );
+    let config = ValidationConfig::default();
+    let mut creatures: Vec<_> = ["biped", "four_armed", "floater"]
+        .iter()
+        .map(|n| arc_creature(n))
+        .collect();
+    creatures.extend((1..=40).map(|seed| Arc::new(anymorph::zoo::generate(seed).unwrap())));
+    let (mut ahead, mut beside) = (0, 0);
+    for creature in &creatures {
+        let binding = anymorph::runtime::bind::bind(&clip, creature);
+        let lead = |v: usize| binding.variants[v].choices[0];
+        for v in 0..binding.variants.len().min(config.variants_per_cell) {
+            let scene = TargetScene::of(&clip, creature, v);
+            match scene {
+                TargetScene::Ahead { .. } => ahead += 1,
+                TargetScene::Beside { .. } => beside += 1,
+            }
+            let mut ch = anymorph::runtime::player::Character::new(Arc::clone(creature));
+            for t in [0.3, 0.9, 1.5] {
+                let target = scene.at(creature, t);
+                let picked = lead(ch.choose_variant(&clip, target).unwrap());
+                let (p, own) = (
+                    creature.body(picked).position,
+                    creature.body(lead(v)).position,
+                );
+                assert!(
+                    p.distance(own) <= 1e-4 * creature.size(),
+                    "{} variant {} ({:?}) at {t} s: the target at {target} goes to {}",
+                    creature.name(),
+                    binding.variants[v].label,
+                    scene,
+                    creature.body(picked).name
+                );
+            }
+        }
+    }
+    assert!(
+        ahead > 10 && beside > 10,
+        "{ahead} variants ahead, {beside} beside: the test shows nothing"
+    );
+}

@@ -1,9 +1,10 @@
 //! The validation grid (paper section 5, Figure 9): every clip on every creature in every
 //! variant, checked automatically for what testers used to look for by eye.
 //!
-//! Each variant plays once in place, with external target 0 sweeping ahead of the creature
-//! and out to its left (to its right for a mirrored variant, which plays the clip mirrored
-//! and so is checked in the mirror image of the scene), and once while walking.
+//! Each variant plays once in place, with external target 0 where a game would hand it to
+//! that variant ([`TargetScene`]: ahead of the creature and sweeping out to the variant's
+//! side, or beside its lead body when the game would give the target ahead to another
+//! grasper), and once while walking.
 
 mod checks;
 mod config;
@@ -284,19 +285,99 @@ fn record(failures: &mut Vec<Failure>, f: Failure) {
     }
 }
 
-/// External target 0 at time `t`: ahead of the creature, bobbing and sweeping out to the
-/// left. A mirrored variant (its lead body on the right) plays the clip mirrored, so it is
-/// checked in the mirror image of the scene: the target sweeps out to the right. Otherwise a
-/// right hand would always reach across the chest for a target its left twin takes on its
-/// own side, and a game would hand that target to the nearer hand.
-fn moving_target(creature: &Creature, t: f32, mirrored: bool) -> Vec3 {
-    let size = creature.size();
-    let at =
-        creature.bounds().center() + Vec3::new(0.3 * t.sin(), 0.15 * (2.0 * t).cos(), 0.55) * size;
-    if mirrored {
-        at * Vec3::new(-1.0, 1.0, 1.0)
-    } else {
-        at
+/// Where the grid puts external target 0 for one variant: where a game would hand the
+/// target to that variant. A clip aimed at a target (reach for it, look at it) leaves the
+/// choice of grasper to the game, which picks the one nearest the target
+/// ([`Character::choose_variant`]); checking a hind hand against a target ahead of the
+/// front hands checks a reach no game plays, through the front arms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TargetScene {
+    /// Ahead of the creature, bobbing and sweeping out to its left; in the mirror image
+    /// (out to the right) for a mirrored variant, which plays the clip mirrored, so a right
+    /// hand does not reach across its chest for a target its left twin takes on its side.
+    Ahead { mirrored: bool },
+    /// The variant's lead body would not be handed the target ahead: the target sweeps in
+    /// and out beyond that body's rest position, along its limb (`direction`, from where
+    /// the limb leaves the spine), bobbing the same way, `reach` being the sweep's scale.
+    Beside {
+        from: Vec3,
+        direction: Vec3,
+        reach: f32,
+    },
+}
+
+impl TargetScene {
+    /// The scene for `variant` of `clip` on `creature`: ahead when the player's own chooser
+    /// picks the variant (or a twin of its lead body) for the target ahead at the middle of
+    /// the clip, beside its lead body otherwise, as far out as the chooser still picks it
+    /// throughout (half its limb length out, or a smaller fraction on a creature whose
+    /// graspers crowd together).
+    pub fn of(clip: &Arc<Clip>, creature: &Arc<Creature>, variant: usize) -> TargetScene {
+        let mut ch = Character::new(Arc::clone(creature));
+        let lead = |ch: &mut Character, v: usize| {
+            ch.variants(clip)
+                .get(v)
+                .and_then(|x| x.choices.first().copied())
+        };
+        let mirrored = ch.variants(clip).get(variant).is_some_and(|v| v.mirrored);
+        let ahead = TargetScene::Ahead { mirrored };
+        let Some(own) = lead(&mut ch, variant) else {
+            return ahead;
+        };
+        let at = |b: BodyId| creature.body(b).position;
+        let picked_at = |ch: &mut Character, scene: &TargetScene, times: &[f32]| {
+            times.iter().all(|&t| {
+                ch.choose_variant(clip, scene.at(creature, t))
+                    .and_then(|v| lead(ch, v))
+                    .is_some_and(|b| at(b).distance(at(own)) <= 1e-4 * creature.size())
+            })
+        };
+        if picked_at(&mut ch, &ahead, &[0.5 * clip.duration_secs]) {
+            return ahead;
+        }
+        let mut first = own;
+        while let Some(p) = creature.parent(first) {
+            if creature.is_spine(p) {
+                break;
+            }
+            first = p;
+        }
+        let side = if mirrored { -Vec3::X } else { Vec3::X };
+        let direction = (at(own) - creature.pivot(first))
+            .try_normalize()
+            .unwrap_or(side);
+        let length = creature.limb_length(own).max(0.05 * creature.size());
+        let throughout: Vec<f32> = (0..=20)
+            .map(|i| i as f32 / 20.0 * clip.duration_secs)
+            .collect();
+        [1.0, 0.6, 0.35]
+            .into_iter()
+            .map(|k| TargetScene::Beside {
+                from: at(own),
+                direction,
+                reach: k * length,
+            })
+            .find(|scene| picked_at(&mut ch, scene, &throughout))
+            .unwrap_or(ahead)
+    }
+
+    /// Where the target is `t` seconds into the clip, in character space.
+    pub fn at(&self, creature: &Creature, t: f32) -> Vec3 {
+        match *self {
+            TargetScene::Ahead { mirrored } => {
+                let side = if mirrored { -1.0 } else { 1.0 };
+                let offset = Vec3::new(0.3 * side * t.sin(), 0.15 * (2.0 * t).cos(), 0.55);
+                creature.bounds().center() * Vec3::new(side, 1.0, 1.0) + offset * creature.size()
+            }
+            TargetScene::Beside {
+                from,
+                direction,
+                reach,
+            } => {
+                let out = direction * (0.5 + 0.3 * t.sin()) + Vec3::Y * 0.15 * (2.0 * t).cos();
+                from + out * reach
+            }
+        }
     }
 }
 
@@ -318,7 +399,7 @@ fn in_place(
     if ch.play(clip, params).is_err() {
         return;
     }
-    let mirrored = ch.variants(clip).get(variant).is_some_and(|v| v.mirrored);
+    let scene = TargetScene::of(clip, creature, variant);
     let dt = 1.0 / config.fps;
     let frames = (clip.duration_secs * config.fps).ceil() as usize + 1;
     let size = creature.size();
@@ -330,7 +411,7 @@ fn in_place(
     let stretch_limits = StretchLimits::of(&tuning);
     for f in 0..frames {
         let t = f as f32 * dt;
-        ch.set_target(0, moving_target(creature, t, mirrored));
+        ch.set_target(0, scene.at(creature, t));
         let pose = ch.update(if f == 0 { 0.0 } else { dt }).to_vec();
         if let Some(c) = capture.as_deref_mut()
             && c.take(f, &ch, creature.len())
