@@ -101,7 +101,11 @@ impl Zoo {
             s * self.range(0.5, 1.1)
         };
         let step = length / segments as f32;
-        let (bend_y, bend_x, waves) = (
+        // The spine bends up and down (front to back when upright) but not sideways: the
+        // limbs are made on the left and mirrored, so a spine wiggling sideways sank the
+        // right-hand limbs up to their whole radius into the body where it bent left. The
+        // sideways draw is kept so every other feature of a seed stays as it was.
+        let (bend_y, _bend_x, waves) = (
             self.range(0.0, 0.08) * s,
             self.range(0.0, 0.06) * s,
             self.range(0.5, 2.0),
@@ -120,11 +124,7 @@ impl Zoo {
                 } else {
                     hip_height + bend_y * wave
                 };
-                Vec3::new(
-                    bend_x * (std::f32::consts::PI * waves * t).sin(),
-                    y.max(base_radius),
-                    t * length - 0.5 * length,
-                )
+                Vec3::new(0.0, y.max(base_radius), t * length - 0.5 * length)
             };
             joints.push(p);
         }
@@ -310,7 +310,26 @@ impl Zoo {
             let odd_one = count % 2 == 1 && k == count.div_ceil(2) - 1;
             let suffix = if odd_one { "" } else { "_l" };
             let side = if odd_one { 0.0 } else { 1.0 };
-            let shoulder = Vec3::new(shoulder.x * side, shoulder.y, shoulder.z);
+            // The odd arm hangs from the middle of the chest or belly, on the body's
+            // surface like its paired ones: on the spine's centre line it started inside
+            // the body, and every move swung it through the spine. A creature lying on its
+            // belly keeps it on the centre line (under the belly it would be in the ground).
+            let mid = spine.joints[at].lerp(spine.joints[at + 1], 0.5);
+            let along = (spine.joints[at + 1] - spine.joints[at]).normalize_or_zero();
+            let out = if along.y.abs() < along.z.abs() {
+                Vec3::NEG_Y
+            } else {
+                Vec3::Z
+            };
+            let out = (out - along * out.dot(along)).normalize_or(out);
+            let chest = mid + out * (spine.radius[at] + radius);
+            let shoulder = if !odd_one {
+                shoulder
+            } else if chest.y >= 2.0 * radius + 0.05 * s {
+                chest
+            } else {
+                Vec3::new(0.0, shoulder.y, shoulder.z)
+            };
             let hand = Vec3::new(
                 hand.x * side,
                 hand.y,

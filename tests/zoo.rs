@@ -153,3 +153,55 @@ fn arm_pairs_and_front_legs_leave_the_shoulders_room() {
     }
     assert!(checked > 100, "only {checked} pairs of limbs in 500 seeds");
 }
+
+/// An arm leaves the body from its surface, the odd one in the middle too (from under the
+/// chest or belly): one starting on the spine's centre line swung through the spine with
+/// every move, and a right arm mirrored from a left one on a spine that wiggled sideways
+/// sank up to its whole radius into the body. Only an odd arm under a body too low for it
+/// to hang from the belly stays on the centre line.
+#[test]
+fn arms_leave_the_body_from_its_surface() {
+    let (mut paired, mut odd) = (0, 0);
+    for seed in 0..500u64 {
+        let c = anymorph::zoo::generate(seed).unwrap();
+        for hand in (0..c.len()).filter(|&b| c.body(b).has_cap(&Cap::Grasper)) {
+            let mut first = hand;
+            while let Some(p) = c.parent(first).filter(|&p| !c.is_spine(p)) {
+                first = p;
+            }
+            let Some(spine) = c.parent(first) else {
+                continue;
+            };
+            let body = c.body(spine);
+            let (axis, radius) = body.rounded();
+            let arm_radius = c.body(first).half_extents.min_element();
+            let centre = c.pivot(first).x.abs() < 1e-4;
+            let low = body.position.y - radius < 3.0 * arm_radius + 0.05 * c.size();
+            if centre && low {
+                continue;
+            }
+            let (a, b) = (
+                body.position + body.rotation * axis,
+                body.position - body.rotation * axis,
+            );
+            let p = c.pivot(first);
+            let t = ((p - a).dot(b - a) / (b - a).length_squared().max(1e-12)).clamp(0.0, 1.0);
+            let depth = radius - p.distance(a + (b - a) * t);
+            assert!(
+                depth <= 0.1 * radius,
+                "seed {seed}: {} leaves {} {depth} inside its surface (radius {radius})",
+                c.body(first).name,
+                body.name
+            );
+            if centre {
+                odd += 1;
+            } else {
+                paired += 1;
+            }
+        }
+    }
+    assert!(
+        odd > 20 && paired > 500,
+        "{odd} odd and {paired} paired arms checked"
+    );
+}
