@@ -154,6 +154,18 @@ impl Overlaps {
     }
 }
 
+/// The first body of the limb `body` is on: where the limb leaves the spine.
+pub(super) fn limb_root(creature: &Creature, body: BodyId) -> BodyId {
+    let mut root = body;
+    while let Some(p) = creature.parent(root) {
+        if creature.is_spine(p) {
+            break;
+        }
+        root = p;
+    }
+    root
+}
+
 /// Pairs of bodies a clip means to touch: a channel that moves a body relative to another
 /// of the same creature (hand to mouth, hand to the other hand) asks for contact there, so
 /// the two ends — each with its parent and everything below it (fingers, the head around a
@@ -273,13 +285,7 @@ pub fn reachable_goal(
     if creature.is_spine(body) {
         return None;
     }
-    let mut root = body;
-    while let Some(p) = creature.parent(root) {
-        if creature.is_spine(p) {
-            break;
-        }
-        root = p;
-    }
+    let root = limb_root(creature, body);
     let rest_root = creature.body(root);
     let local = rest_root.rotation.inverse() * (creature.pivot(root) - rest_root.position);
     let shoulder = pose[root].position + pose[root].rotation * local;

@@ -335,13 +335,7 @@ impl TargetScene {
         if picked_at(&mut ch, &ahead, &[0.5 * clip.duration_secs]) {
             return ahead;
         }
-        let mut first = own;
-        while let Some(p) = creature.parent(first) {
-            if creature.is_spine(p) {
-                break;
-            }
-            first = p;
-        }
+        let first = checks::limb_root(creature, own);
         let side = if mirrored { -Vec3::X } else { Vec3::X };
         let direction = (at(own) - creature.pivot(first))
             .try_normalize()
