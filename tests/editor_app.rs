@@ -333,3 +333,64 @@ fn frame_selected_and_frame_all_move_the_camera() {
     h.run();
     assert!((h.state().viewport().orbit.distance - all.distance).abs() < 1e-3);
 }
+
+/// A grid cell is shown as the grid checked it: the creature in the variant at the moment,
+/// and for a clip that reaches for external target 0, the target where the grid had it then,
+/// so the hand is where the grid found it (the same runtime poses both).
+#[test]
+fn a_grid_cell_is_shown_as_the_grid_checked_it() {
+    use anymorph::validation::{Check, Failure, ValidationConfig, pose_at, target_at};
+    use std::sync::Arc;
+    let mut h = editor();
+    let biped = creature_index(&h, "biped");
+    let config = ValidationConfig::default();
+    let (variant, frame) = (1, 15);
+    let t = frame as f32 / config.fps;
+    let clip = Arc::new(
+        h.state()
+            .document()
+            .clips
+            .iter()
+            .find(|c| c.name == "reach_target")
+            .expect("the sample project has reach_target")
+            .clone(),
+    );
+    let creature = Arc::new(h.state().document().roster[biped].creature.clone());
+    let target = target_at(&clip, &creature, variant, t).unwrap();
+    let before = h.state().document().external_targets.first().copied();
+    assert!(
+        before.is_none_or(|b| b.distance(target) > 0.1),
+        "the project's target is already where the grid had it: the test shows nothing"
+    );
+
+    h.state_mut()
+        .show_validation_cell("reach_target", "biped", variant, t);
+    h.run_steps(3);
+    assert_eq!(h.state().document().external_targets[0], target);
+    assert_eq!(h.state().playback().time_secs, t);
+    let moment = Failure {
+        check: Check::Jitter,
+        time_secs: t,
+        frame,
+        body: String::new(),
+        value: 0.0,
+        limit: 0.0,
+        walking: false,
+        other: None,
+    };
+    let checked = pose_at(&clip, &creature, &config, variant, &moment).unwrap();
+    let hand = creature.find("hand_r").unwrap();
+    let shown = body_position(&h, biped, "hand_r");
+    assert!(
+        shown.distance(checked[hand].position) < 1e-3,
+        "the editor shows the hand at {shown}, the grid checked it at {}",
+        checked[hand].position
+    );
+    assert!(
+        checked[hand]
+            .position
+            .distance(creature.body(hand).position)
+            > 0.1,
+        "the hand has not moved at this moment: the test shows nothing"
+    );
+}

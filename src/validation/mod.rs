@@ -285,6 +285,22 @@ fn record(failures: &mut Vec<Failure>, f: Failure) {
     }
 }
 
+/// Where the grid had external target 0 `t` seconds into `variant` of `clip` on `creature`
+/// (character space), so a tester shown that moment sees the pose the grid checked; `None`
+/// when the clip aims at no external target.
+pub fn target_at(
+    clip: &Arc<Clip>,
+    creature: &Arc<Creature>,
+    variant: usize,
+    t: f32,
+) -> Option<Vec3> {
+    let aims = clip
+        .channels
+        .iter()
+        .any(|c| matches!(c.secondary, Some(SecondaryContext::ExternalTarget(0))));
+    aims.then(|| TargetScene::of(clip, creature, variant).at(creature, t))
+}
+
 /// Where the grid puts external target 0 for one variant: where a game would hand the
 /// target to that variant. A clip aimed at a target (reach for it, look at it) leaves the
 /// choice of grasper to the game, which picks the one nearest the target

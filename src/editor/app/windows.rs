@@ -119,28 +119,7 @@ impl AnymorphApp {
                 creature,
                 variant,
                 time_secs,
-            }) => {
-                if let Some(i) = self.doc.clips.iter().position(|c| c.name == clip) {
-                    self.commands.push(Command::SetActiveClip(i));
-                }
-                if let Some(ci) = self
-                    .doc
-                    .roster
-                    .iter()
-                    .position(|e| e.creature.name() == creature)
-                {
-                    self.commands.push(Command::SetVariant {
-                        creature: ci,
-                        variant,
-                    });
-                    self.commands.push(Command::Select(Some(Selection {
-                        creature: ci,
-                        body: None,
-                    })));
-                    self.commands.push(Command::FrameSelected);
-                }
-                self.commands.push(Command::SetTime(time_secs));
-            }
+            }) => self.show_validation_cell(&clip, &creature, variant, time_secs),
             Some(r) => {
                 let mut marks = self.doc.validation_marks.clone();
                 if apply_mark_request(&mut marks, &r) {
@@ -150,6 +129,51 @@ impl AnymorphApp {
                 }
             }
             None => {}
+        }
+    }
+
+    /// Shows a grid cell as the grid checked it: `creature` playing `clip` in `variant`,
+    /// paused at `time_secs`, selected and framed, with external target 0 where the grid had
+    /// it at that moment (one undoable edit) when the clip aims at it.
+    pub fn show_validation_cell(
+        &mut self,
+        clip: &str,
+        creature: &str,
+        variant: usize,
+        time_secs: f32,
+    ) {
+        let clip_index = self.doc.clips.iter().position(|c| c.name == clip);
+        if let Some(i) = clip_index {
+            self.commands.push(Command::SetActiveClip(i));
+        }
+        let creature_index = self
+            .doc
+            .roster
+            .iter()
+            .position(|e| e.creature.name() == creature);
+        if let Some(ci) = creature_index {
+            self.commands.push(Command::SetVariant {
+                creature: ci,
+                variant,
+            });
+            self.commands.push(Command::Select(Some(Selection {
+                creature: ci,
+                body: None,
+            })));
+            self.commands.push(Command::FrameSelected);
+        }
+        self.commands.push(Command::SetTime(time_secs));
+        if let (Some(i), Some(ci)) = (clip_index, creature_index) {
+            let clip = std::sync::Arc::new(self.doc.clips[i].clone());
+            let creature = std::sync::Arc::new(self.doc.roster[ci].creature.clone());
+            if let Some(at) = crate::validation::target_at(&clip, &creature, variant, time_secs) {
+                self.edit_content("Place target as in the grid", None, |c| {
+                    match c.external_targets.first_mut() {
+                        Some(t) => *t = at,
+                        None => c.external_targets.push(at),
+                    }
+                });
+            }
         }
     }
 
