@@ -464,3 +464,38 @@ fn a_forked_legs_feet_walk_in_one_group_whatever_their_lengths() {
         w.slip
     );
 }
+
+/// The gait's body motion moves the whole body: the goals a clip gives the rest of the
+/// spine ride on it. A floater bobs as it hovers; breathing keeps its crown where the clip
+/// puts it on the bell, rather than where the bell was before the bob (3 cm off).
+#[test]
+fn a_clips_spine_goals_ride_on_the_gaits_body_motion() {
+    let floater = Arc::new(common::creature("floater").clone());
+    let clip = Arc::new(
+        anymorph::io::load_clip(&common::root().join("assets/clips/idle_breathe.clip.json"))
+            .unwrap(),
+    );
+    let (bell, crown) = (floater.root(), floater.find("crown").unwrap());
+    let rest = floater.body(crown).position - floater.body(bell).position;
+    let mut ch = Character::new(Arc::clone(&floater));
+    ch.play(&clip, Default::default()).unwrap();
+    let (mut bob, mut worst) = (0.0f32, 0.0f32);
+    for _ in 0..60 {
+        ch.update(DT);
+        let goals = ch.goals();
+        let (b, _) = goals.position(bell).unwrap();
+        let (c, _) = goals.position(crown).unwrap();
+        bob = bob.max((b.y - floater.body(bell).position.y).abs());
+        worst = worst.max(((c - b) - rest).length());
+        let pose = ch.pose();
+        worst = worst.max((pose[crown].position - c).length());
+    }
+    assert!(
+        bob > 0.02,
+        "the floater bobbed {bob} m: the test shows nothing"
+    );
+    assert!(
+        worst < 1e-3,
+        "the crown strayed {worst} m from the bell's bob"
+    );
+}

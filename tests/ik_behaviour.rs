@@ -833,3 +833,42 @@ fn a_pull_near_the_root_does_not_swing_the_spine_ahead() {
         "the spine ahead moves up to {limited} times the goal's step ({free} unlimited)"
     );
 }
+
+/// A spine body hanging from the root ends the spine on a joint the root carries, so it can
+/// reach a position goal only by turning about that joint: it turns to point its centre at
+/// the goal (the floater's crown on its bell ignored its goal entirely).
+#[test]
+fn a_spine_body_on_the_root_turns_about_its_joint_toward_its_goal() {
+    let c = common::creature("floater");
+    let crown = c.find("crown").unwrap();
+    assert_eq!(c.parent(crown), Some(c.root()));
+    let pivot = c.pivot(crown);
+    let arm = c.body(crown).position.distance(pivot);
+    for goal in [
+        Vec3::new(0.0, 1.85, 0.1),
+        Vec3::new(0.12, 1.95, -0.05),
+        Vec3::new(-0.05, 2.2, 0.2),
+    ] {
+        let mut goals = Goals::new(c.len());
+        goals.set_position(crown, goal, 1.0);
+        let (pose, _) = solve(c, &goals);
+        let joint = posed_joint(c, &pose, crown);
+        let centre = pose[crown].position;
+        assert!(
+            joint.distance(pivot) < 1e-4,
+            "the joint left the bell: {joint}"
+        );
+        assert!((centre.distance(joint) - arm).abs() < 1e-4);
+        let aim = (centre - joint).angle_between(goal - joint);
+        assert!(
+            aim < 1e-3,
+            "goal {goal}: the crown points {aim} rad away from it"
+        );
+    }
+    // Its rest place as the goal leaves it at rest.
+    let mut goals = Goals::new(c.len());
+    goals.set_position(crown, c.body(crown).position, 1.0);
+    let (pose, _) = solve(c, &goals);
+    assert!(pose[crown].position.distance(c.body(crown).position) < 1e-5);
+    assert!(rotation_angle_between(pose[crown].rotation, c.body(crown).rotation) < 1e-3);
+}

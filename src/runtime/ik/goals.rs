@@ -136,15 +136,41 @@ impl FrameGoals {
         }
         // A limb body sent somewhere with no rotation of its own turns with its limb: the
         // hand of an arm reaching across the body points across too, rather than keeping
-        // its rest direction and putting its wrist out of reach.
+        // its rest direction and putting its wrist out of reach. A spine body on the root
+        // turns about its own joint, which the root carries: it has no other way toward its
+        // goal (a floater's crown breathing on its bell).
         for (k, &t) in plan.targets.iter().enumerate() {
             let t = t as usize;
             let (total, shoulder) = (self.position_weight[t], rig.limb_root[t]);
-            if self.rotation_weight[t] > 0.0 || total <= 0.0 || shoulder == NONE {
+            let pivot = if shoulder != NONE {
+                shoulder as usize
+            } else if rig.spine[t] && rig.parent[t] == rig.root {
+                t
+            } else {
+                continue;
+            };
+            if self.rotation_weight[t] > 0.0 || total <= 0.0 {
                 continue;
             }
-            let shoulder = root.point(rig.pivot[shoulder as usize]);
-            let rest_centre = root.point(rig.centre[t]);
+            let shoulder = root.point(rig.pivot[pivot]);
+            // The goal is the sources' centres averaged; so is the rest it is turned from (a
+            // head's goal averages in its delegating mouth's).
+            let rest_centre = if pivot == t {
+                let (mut sum, mut weight) = (Vec3A::ZERO, 0.0);
+                for s in plan
+                    .sources
+                    .iter()
+                    .filter(|s| s.position && s.target as usize == t)
+                {
+                    if let Some((_, w)) = goals.position(s.body as usize) {
+                        sum += root.point(rig.centre[s.body as usize]) * w;
+                        weight += w;
+                    }
+                }
+                sum / weight
+            } else {
+                root.point(rig.centre[t])
+            };
             let goal = rest_centre.lerp(self.centre_sum[k] / total, total.min(1.0));
             let turn = arc(rest_centre - shoulder, goal - shoulder);
             self.rotation_used[t] = (turn * self.rotation_used[t]).normalize();

@@ -31,7 +31,8 @@ pub(super) struct SpineParticle {
     /// The rest tangent the root offers a child particle that ends the spine.
     pub root_tangent: Vec3A,
     /// Ends the spine with a position goal: its rotation is the one that carried the goal
-    /// to its joint, so the goal body's centre lands on its goal.
+    /// to its joint, so the goal body's centre lands on its goal (or, on a joint the root
+    /// carries, points at it).
     pub end_goal: bool,
     /// The body is the target of a rotation goal.
     pub rotation_goal: bool,
@@ -219,7 +220,10 @@ impl SpinePlan {
             }
             let p = &mut plan.particles[i];
             p.leaf_count = plan.leafward.len() as u16 - p.leaf_first;
-            p.end_goal = p.leaf_count == 0 && p.goal_body != NONE;
+            // A child of the root ends the spine on a joint the root carries: it can only
+            // turn about it, and does, toward its goal (see `FrameGoals::prepare`).
+            let fixed_goal = p.fixed && i > 0 && topo.position_target[p.body as usize];
+            p.end_goal = p.leaf_count == 0 && (p.goal_body != NONE || fixed_goal);
         }
 
         // Simplified limbs hang pinned goal particles off their spine particle.
