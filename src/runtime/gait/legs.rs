@@ -71,10 +71,22 @@ pub struct Gear {
     pub groups: Vec<Group>,
     /// The group whose cadence the others follow.
     pub reference: usize,
+    /// The spine bodies besides the root that ride on the body motion: the goals a clip
+    /// gives them move with it. The gait's own feet (a crawler's spine) are not among them.
+    pub riders: Vec<BodyId>,
 }
 
 impl Gear {
     pub fn of(creature: &Creature) -> Gear {
+        let mut gear = Gear::feet_of(creature);
+        gear.riders = (0..creature.len())
+            .filter(|&b| b != creature.root() && creature.is_spine(b))
+            .filter(|&b| gear.limbs.iter().all(|l| l.foot != b))
+            .collect();
+        gear
+    }
+
+    fn feet_of(creature: &Creature) -> Gear {
         let floor = 0.05 * creature.size();
         let limb = |foot: BodyId, hip: BodyId, length: f32, top: BodyId| {
             let b = creature.body(foot);
@@ -114,6 +126,7 @@ impl Gear {
                 limbs,
                 groups,
                 reference,
+                riders: Vec::new(),
             };
             gear.harmonize();
             return gear;
@@ -135,6 +148,7 @@ impl Gear {
                 limbs: Vec::new(),
                 groups: Vec::new(),
                 reference: 0,
+                riders: Vec::new(),
             };
         }
         // Up to six pseudo-feet spread evenly along the part of the spine on the ground.
@@ -162,6 +176,7 @@ impl Gear {
             }],
             limbs,
             reference: 0,
+            riders: Vec::new(),
         }
     }
 

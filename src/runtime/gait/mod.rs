@@ -275,10 +275,8 @@ impl Gait {
             self.lower_hips_to_reach(goals, dt, |attach| {
                 base + Vec3::Y * rise + tilt * (attach - rest_root)
             });
-            let feet = &self.gear.limbs;
-            apply_to_root(creature, goals, Vec3::Y * (rise - self.drop), tilt, |b| {
-                feet.iter().any(|l| l.foot == b)
-            });
+            let offset = Vec3::Y * (rise - self.drop);
+            apply_to_root(creature, goals, offset, tilt, &self.gear.riders);
         }
     }
 
@@ -416,7 +414,7 @@ impl Gait {
         let speed = input.velocity / height;
         let tilt = Quat::from_rotation_x((0.15 * speed.z).clamp(-0.35, 0.35))
             * Quat::from_rotation_z((-0.15 * speed.x).clamp(-0.35, 0.35));
-        apply_to_root(creature, goals, Vec3::Y * bob, tilt, |_| false);
+        apply_to_root(creature, goals, Vec3::Y * bob, tilt, &self.gear.riders);
     }
 }
 
@@ -424,27 +422,27 @@ impl Gait {
 /// the goals a clip gives the rest of the spine (a chest rising, a neck reared) with it: the
 /// body motion moves the whole body. Left behind, a spine goal held its body where the root
 /// had been, and a short spine could not reach it as the body bobbed (the floater's crown
-/// missed its breathing goal by 3 cm). Bodies the gait itself plants (`planted`) stay put.
+/// missed its breathing goal by 4 cm). `riders`: the spine bodies that ride
+/// ([`Gear::riders`]).
 fn apply_to_root(
     creature: &Creature,
     goals: &mut Goals,
     offset: Vec3,
     tilt: Quat,
-    planted: impl Fn(BodyId) -> bool,
+    riders: &[BodyId],
 ) {
     let root = creature.root();
     let rest = creature.body(root);
     let (position, pw) = goals.position(root).unwrap_or((rest.position, 1.0));
     let (rotation, rw) = goals.rotation(root).unwrap_or((rest.rotation, 1.0));
-    for b in 0..creature.len() {
-        if b == root || !creature.is_spine(b) || planted(b) {
-            continue;
-        }
-        if let Some((p, w)) = goals.position(b) {
-            goals.set_position(b, position + offset + tilt * (p - position), w);
-        }
-        if let Some((q, w)) = goals.rotation(b) {
-            goals.set_rotation(b, (tilt * q).normalize(), w);
+    if offset != Vec3::ZERO || tilt != Quat::IDENTITY {
+        for &b in riders {
+            if let Some((p, w)) = goals.position(b) {
+                goals.set_position(b, position + offset + tilt * (p - position), w);
+            }
+            if let Some((q, w)) = goals.rotation(b) {
+                goals.set_rotation(b, (tilt * q).normalize(), w);
+            }
         }
     }
     goals.set_position(root, position + offset, pw.max(1e-3));

@@ -141,17 +141,11 @@ impl FrameGoals {
         // goal (a floater's crown breathing on its bell).
         for (k, &t) in plan.targets.iter().enumerate() {
             let t = t as usize;
-            let (total, shoulder) = (self.position_weight[t], rig.limb_root[t]);
-            let pivot = if shoulder != NONE {
-                shoulder as usize
-            } else if rig.spine[t] && rig.parent[t] == rig.root {
-                t
-            } else {
-                continue;
-            };
-            if self.rotation_weight[t] > 0.0 || total <= 0.0 {
+            let (total, pivot) = (self.position_weight[t], plan.turn_about[k]);
+            if self.rotation_weight[t] > 0.0 || total <= 0.0 || pivot == NONE {
                 continue;
             }
+            let pivot = pivot as usize;
             let shoulder = root.point(rig.pivot[pivot]);
             // The goal is the sources' centres averaged; so is the rest it is turned from (a
             // head's goal averages in its delegating mouth's).

@@ -62,6 +62,10 @@ pub(super) struct Plan {
     pub sources: Vec<GoalSource>,
     /// Distinct targets of `sources`.
     pub targets: Vec<u32>,
+    /// Per target, the joint it turns about toward a position goal when it has no rotation
+    /// goal (see [`super::goals::FrameGoals::prepare`]): its limb's first joint, its own on
+    /// a spine end the root carries, or `NONE`.
+    pub turn_about: Vec<u32>,
     pub spine: SpinePlan,
     pub limbs: LimbPlan,
     /// Bodies posed rigidly with their parent, parents first: those without IK (jiggles
@@ -155,6 +159,19 @@ impl Plan {
         };
         let limbs = LimbPlan::build(&topo);
         let spine = SpinePlan::build(&topo, &limbs.simplified);
+        let turn_about = targets
+            .iter()
+            .map(|&t| {
+                let fixed_end = spine
+                    .particles
+                    .iter()
+                    .any(|q| q.body == t && q.fixed && q.end_goal);
+                match rig.limb_root[t as usize] {
+                    NONE if fixed_end => t,
+                    root => root,
+                }
+            })
+            .collect();
         let followers = creature
             .order()
             .iter()
@@ -174,6 +191,7 @@ impl Plan {
             has_ik: topo.has_ik,
             sources,
             targets,
+            turn_about,
             spine,
             limbs,
             followers,
