@@ -339,7 +339,7 @@ fn frame_selected_and_frame_all_move_the_camera() {
 /// so the hand is where the grid found it (the same runtime poses both).
 #[test]
 fn a_grid_cell_is_shown_as_the_grid_checked_it() {
-    use anymorph::validation::{Check, Failure, ValidationConfig, pose_at, target_at};
+    use anymorph::validation::{ValidationConfig, pose_at, target_at};
     use std::sync::Arc;
     let mut h = editor();
     let biped = creature_index(&h, "biped");
@@ -368,17 +368,7 @@ fn a_grid_cell_is_shown_as_the_grid_checked_it() {
     h.run_steps(3);
     assert_eq!(h.state().document().external_targets[0], target);
     assert_eq!(h.state().playback().time_secs, t);
-    let moment = Failure {
-        check: Check::Jitter,
-        time_secs: t,
-        frame,
-        body: String::new(),
-        value: 0.0,
-        limit: 0.0,
-        walking: false,
-        other: None,
-    };
-    let checked = pose_at(&clip, &creature, &config, variant, &moment).unwrap();
+    let checked = pose_at(&clip, &creature, &config, variant, frame, false).unwrap();
     let hand = creature.find("hand_r").unwrap();
     let shown = body_position(&h, biped, "hand_r");
     assert!(

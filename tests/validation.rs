@@ -311,17 +311,7 @@ fn a_mirrored_variant_is_checked_in_the_mirror_image_of_its_twins_scene() {
     let mut furthest = 0.0f32;
     for frame in [6, 12, 18, 27, 40] {
         let at = |variant: usize| {
-            let moment = anymorph::validation::Failure {
-                check: Check::Jitter,
-                time_secs: 0.0,
-                frame,
-                body: String::new(),
-                value: 0.0,
-                limit: 0.0,
-                walking: false,
-                other: None,
-            };
-            anymorph::validation::pose_at(&clip, &biped, &config, variant, &moment).unwrap()
+            anymorph::validation::pose_at(&clip, &biped, &config, variant, frame, false).unwrap()
         };
         let (l, r) = (at(0)[left].position, at(1)[right].position);
         let mirrored = r * Vec3::new(-1.0, 1.0, 1.0);

@@ -190,23 +190,21 @@ pub fn check_cell(
     cell
 }
 
-/// Replays the run where `failure` happened and returns every body's world pose at its
-/// frame: the moment a thumbnail shows. `None` if the clip does not play or the run ends
-/// before that frame.
+/// Replays a variant's run (in place, or walking when `walking`) and returns every body's
+/// world pose at `frame`: the moment a failure happened ([`Failure::frame`]), which a
+/// thumbnail shows. `None` if the clip does not play or the run ends before that frame.
 pub fn pose_at(
     clip: &Arc<Clip>,
     creature: &Arc<Creature>,
     config: &ValidationConfig,
     variant: usize,
-    failure: &Failure,
+    frame: usize,
+    walking_run: bool,
 ) -> Option<Vec<BodyPose>> {
-    let mut capture = Capture {
-        frame: failure.frame,
-        pose: None,
-    };
+    let mut capture = Capture { frame, pose: None };
     // The replay's own findings are the ones already reported.
     let mut ignored = Vec::new();
-    if failure.walking {
+    if walking_run {
         let feet = BTreeSet::new();
         walking(
             clip,

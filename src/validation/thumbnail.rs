@@ -69,7 +69,14 @@ impl ThumbnailRenderer {
                 },
             ),
         };
-        let Some(pose) = pose_at(clip, creature, config, variant, &failure) else {
+        let Some(pose) = pose_at(
+            clip,
+            creature,
+            config,
+            variant,
+            failure.frame,
+            failure.walking,
+        ) else {
             return Ok(false);
         };
         let other = failure.other.as_deref().unwrap_or("");
