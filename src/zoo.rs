@@ -297,8 +297,8 @@ impl Zoo {
             let radius = 0.025 * s;
             // The arm sits against the side of the body, not half inside it: a shoulder on
             // the spine's surface put the upper arm against the neck at rest.
-            let shoulder = spine.joints[at].lerp(spine.joints[at + 1], 0.5)
-                + Vec3::X * (spine.radius[at] + radius);
+            let mid = spine.joints[at].lerp(spine.joints[at + 1], 0.5);
+            let shoulder = mid + Vec3::X * (spine.radius[at] + radius);
             let hand_len = 0.08 * s;
             // The whole hand, capsule and all, stays well clear of the ground; on a low
             // creature the arm reaches forward and up instead of down.
@@ -314,7 +314,6 @@ impl Zoo {
             // surface like its paired ones: on the spine's centre line it started inside
             // the body, and every move swung it through the spine. A creature lying on its
             // belly keeps it on the centre line (under the belly it would be in the ground).
-            let mid = spine.joints[at].lerp(spine.joints[at + 1], 0.5);
             let along = (spine.joints[at + 1] - spine.joints[at]).normalize_or_zero();
             let out = if along.y.abs() < along.z.abs() {
                 Vec3::NEG_Y

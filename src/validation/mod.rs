@@ -292,11 +292,14 @@ pub fn target_at(
     variant: usize,
     t: f32,
 ) -> Option<Vec3> {
-    let aims = clip
-        .channels
+    aims_at_target(clip).then(|| TargetScene::of(clip, creature, variant).at(creature, t))
+}
+
+/// Whether a channel of `clip` aims at external target 0 (reaches for it, looks at it).
+fn aims_at_target(clip: &Clip) -> bool {
+    clip.channels
         .iter()
-        .any(|c| matches!(c.secondary, Some(SecondaryContext::ExternalTarget(0))));
-    aims.then(|| TargetScene::of(clip, creature, variant).at(creature, t))
+        .any(|c| matches!(c.secondary, Some(SecondaryContext::ExternalTarget(0))))
 }
 
 /// Where the grid puts external target 0 for one variant: where a game would hand the
@@ -407,7 +410,9 @@ fn in_place(
     if ch.play(clip, params).is_err() {
         return;
     }
-    let scene = TargetScene::of(clip, creature, variant);
+    // Only a clip that aims at the target needs its scene (working it out asks the player's
+    // chooser up to 63 times).
+    let scene = aims_at_target(clip).then(|| TargetScene::of(clip, creature, variant));
     let dt = 1.0 / config.fps;
     let frames = (clip.duration_secs * config.fps).ceil() as usize + 1;
     let size = creature.size();
@@ -419,7 +424,9 @@ fn in_place(
     let stretch_limits = StretchLimits::of(&tuning);
     for f in 0..frames {
         let t = f as f32 * dt;
-        ch.set_target(0, scene.at(creature, t));
+        if let Some(scene) = &scene {
+            ch.set_target(0, scene.at(creature, t));
+        }
         let pose = ch.update(if f == 0 { 0.0 } else { dt }).to_vec();
         if let Some(c) = capture.as_deref_mut()
             && c.take(f, &ch, creature.len())
