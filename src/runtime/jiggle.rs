@@ -31,7 +31,9 @@ pub struct JiggleTuning {
     /// Frequencies are for a creature of this size (m); bigger creatures sway slower, as a
     /// pendulum does (`sqrt(reference / size)`, within 0.25..4).
     pub reference_size: f32,
-    /// Damping ratio of every spring: 1 is critical; below it a body overshoots once.
+    /// Damping ratio of every spring: 1 is critical; below it a body overshoots once. Above
+    /// it (the paper's "highly damped" jiggles) a body lags and creeps back: a chain of
+    /// critically damped links still hands its motion on down the chain as a whip.
     pub damping_ratio: f32,
     /// Longest internal step (s). A frame is split into equal steps no longer than this,
     /// so a given frame time always gives the same result. The implicit step is stable at
@@ -64,7 +66,10 @@ impl Default for JiggleTuning {
                 (Cap::Wing, 12.0),
                 (Cap::Mouth, 20.0),
                 (Cap::Head, 18.0),
-                (Cap::Spine, 20.0),
+                // A passive stretch of spine is the trunk, a stiff column: loose, the
+                // five or six bodies above an arm's spine body whip the heads about as
+                // the arm pulls on it.
+                (Cap::Spine, 60.0),
                 (Cap::Eye, 30.0),
                 // A limb the clip leaves alone hangs from its parent like a heavy
                 // pendulum of several bodies; loose, each swings to its limit and the
@@ -76,7 +81,7 @@ impl Default for JiggleTuning {
             default_frequency: 15.0,
             heaviness_stiffening: 4.0,
             reference_size: 1.7,
-            damping_ratio: 1.0,
+            damping_ratio: 2.0,
             max_substep_secs: 1.0 / 60.0,
             max_dt_secs: 0.1,
             max_angle: 0.6,
