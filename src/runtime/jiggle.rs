@@ -325,6 +325,12 @@ impl JiggleRig {
 }
 
 impl Jiggles {
+    /// Reads a word of each of its buffers (see [`crate::runtime::eval::Goals::touch`]).
+    pub(crate) fn touch(&self) -> f32 {
+        f32::from(u8::from(self.active.first().copied().unwrap_or(false)))
+            + self.state.first().map_or(0.0, |s| s.mass.x)
+    }
+
     /// Moves the bodies without IK (`has_ik[b]` false) from their rigid follow of their
     /// parents by `dt_secs` of simulation; 0 holds them where they were. Bodies with IK
     /// are never written. A body that would sink below `ground_height` (character space)

@@ -35,6 +35,14 @@ pub struct PoseStage {
 }
 
 impl PoseStage {
+    /// Reads a word of each of its per-character buffers (see
+    /// [`crate::runtime::eval::Goals::touch`]).
+    pub(crate) fn touch(&self) -> f32 {
+        crate::runtime::shared::touch_lines(&self.pose, |p| p.position.x)
+            + self.jiggles.touch()
+            + self.ik.touch()
+    }
+
     pub fn new(creature: &Creature) -> Self {
         Self::with_tuning(creature, IkTuning::default())
     }

@@ -93,6 +93,16 @@ pub struct IkSolver {
 }
 
 impl IkSolver {
+    /// Reads a word of each of its per-character buffers (see
+    /// [`crate::runtime::eval::Goals::touch`]).
+    pub(crate) fn touch(&self) -> f32 {
+        self.last_used.first().map_or(0.0, |&t| t as f32)
+            + self
+                .plans
+                .get(self.current)
+                .map_or(0.0, |p| p.key.len() as f32)
+    }
+
     pub fn new(creature: &Creature) -> Self {
         Self::with_tuning(creature, IkTuning::default())
     }
