@@ -137,7 +137,7 @@ impl State {
     fn turn(&self) -> Quat {
         let target = Vec3A::from(self.target);
         let length = target.length();
-        if !(length >= 1e-6) {
+        if length.is_nan() || length < 1e-6 {
             return Quat::IDENTITY;
         }
         let inv_length = 1.0 / length;
