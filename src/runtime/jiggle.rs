@@ -168,33 +168,42 @@ pub struct Jiggles {
 
 static SHARED: PerCreature<JiggleTuning, JiggleRig> = PerCreature::new();
 
+/// One body's constants, in the order a frame visits them (parents first): one stride
+/// through one array, where a body's numbers were spread over nine.
+#[derive(Clone, Copy, Debug)]
+struct JiggleBody {
+    body: u32,
+    parent: u32,
+    /// The spring's natural frequency (rad/s).
+    frequency: f32,
+    /// A limb hanging off the spine, whose animated pose keeps its rest direction relative
+    /// to the root rather than to its spine body. A free arm hangs as it does at rest when
+    /// the torso bends over it, instead of swinging forward with the chest into the ground
+    /// or the thighs; the IK blends a limb goal fading out from the same root-relative
+    /// rest, so a limb losing its IK hands over where it already is.
+    hangs_from_root: bool,
+    /// At most how far below its joint its shape reaches, however it turns (a hair more,
+    /// for rounding): a body whose joint is higher than this above the ground cannot touch
+    /// it, and most bodies are spared the exact test.
+    reach_below: f32,
+    rest_rotation: Quat,
+    /// Rest pivot minus the parent's rest centre.
+    pivot_from_parent: Vec3A,
+    /// Rest centre minus rest pivot, in the body's rest frame.
+    centre_from_pivot: Vec3A,
+    /// Its shape as a segment and a radius (`Body::rounded`) where it meets the ground:
+    /// tilting a capsule about a joint above it lifts its lowest point steadily, where a
+    /// flat box's corner would dip first.
+    capsule: (Vec3A, f32),
+}
+
 #[derive(Clone, Debug)]
 struct JiggleRig {
-    /// Per body, the spring's natural frequency (rad/s).
-    frequency: Vec<f32>,
-    order: Vec<u32>,
-    parent: Vec<u32>,
-    rest_rotation: Vec<Quat>,
+    /// Every body but the root, parents first.
+    bodies: Vec<JiggleBody>,
+    /// Per body (by id): what a child reads of its parent.
     inv_rest_rotation: Vec<Quat>,
-    /// Rest pivot minus the parent's rest centre.
-    pivot_from_parent: Vec<Vec3A>,
-    /// Per body: a limb hanging off the spine, whose animated pose keeps its rest
-    /// direction relative to the root rather than to its spine body. A free arm hangs as
-    /// it does at rest when the torso bends over it, instead of swinging forward with the
-    /// chest into the ground or the thighs; the IK blends a limb goal fading out from the
-    /// same root-relative rest, so a limb losing its IK hands over where it already is.
-    hangs_from_root: Vec<bool>,
     root: u32,
-    /// Rest centre minus rest pivot, in the body's rest frame.
-    centre_from_pivot: Vec<Vec3A>,
-    /// Per body, its shape as a segment and a radius (`Body::rounded`) where it meets
-    /// the ground: tilting a capsule about a joint above it lifts its lowest point
-    /// steadily, where a flat box's corner would dip first.
-    capsule: Vec<(Vec3A, f32)>,
-    /// Per body, at most how far below its joint its shape reaches, however it turns (a
-    /// hair more, for rounding): a body whose joint is higher than this above the ground
-    /// cannot touch it, and most bodies are spared the exact test.
-    reach_below: Vec<f32>,
     size: f32,
     tuning: JiggleTuning,
 }
@@ -236,64 +245,44 @@ impl Jiggles {
 
 impl JiggleRig {
     fn new(creature: &Creature, tuning: &JiggleTuning) -> JiggleRig {
-        let n = creature.len();
-        let rest_rotation: Vec<Quat> = creature
+        let inv_rest_rotation: Vec<Quat> = creature
             .bodies()
             .iter()
-            .map(|b| b.rotation.normalize())
+            .map(|b| b.rotation.normalize().conjugate())
             .collect();
-        let inv_rest_rotation: Vec<Quat> = rest_rotation.iter().map(|q| q.conjugate()).collect();
-        let parent: Vec<u32> = (0..n)
-            .map(|b| creature.parent(b).map_or(u32::MAX, |p| p as u32))
-            .collect();
-        let pivot_from_parent = (0..n)
-            .map(|b| match creature.parent(b) {
-                Some(p) => Vec3A::from(creature.pivot(b) - creature.body(p).position),
-                None => Vec3A::ZERO,
-            })
-            .collect();
-        let centre_from_pivot = (0..n)
-            .map(|b| {
-                inv_rest_rotation[b] * Vec3A::from(creature.body(b).position - creature.pivot(b))
-            })
-            .collect();
-        let hangs_from_root = (0..n)
-            .map(|b| {
+        let bodies = creature
+            .order()
+            .iter()
+            .filter_map(|&b| {
+                let p = creature.parent(b)?;
                 let body = creature.body(b);
-                creature.parent(b).is_some_and(|p| creature.is_spine(p))
-                    && !creature.is_spine(b)
-                    && [Cap::Limb, Cap::Grasper, Cap::Foot]
-                        .iter()
-                        .any(|c| body.has_cap(c))
-            })
-            .collect();
-        let capsule: Vec<(Vec3A, f32)> = creature
-            .bodies()
-            .iter()
-            .map(|b| {
-                let (half_axis, radius) = b.rounded();
-                (half_axis.into(), radius)
-            })
-            .collect();
-        let reach_below = capsule
-            .iter()
-            .zip(&centre_from_pivot)
-            .map(|(&(half_axis, radius), arm): (_, &Vec3A)| {
-                (arm.length() + half_axis.length() + radius) * (1.0 + 1e-4)
+                let rest_rotation = body.rotation.normalize();
+                let centre_from_pivot =
+                    inv_rest_rotation[b] * Vec3A::from(body.position - creature.pivot(b));
+                let (half_axis, radius) = body.rounded();
+                let half_axis = Vec3A::from(half_axis);
+                Some(JiggleBody {
+                    body: b as u32,
+                    parent: p as u32,
+                    frequency: 0.0,
+                    hangs_from_root: creature.is_spine(p)
+                        && !creature.is_spine(b)
+                        && [Cap::Limb, Cap::Grasper, Cap::Foot]
+                            .iter()
+                            .any(|c| body.has_cap(c)),
+                    reach_below: (centre_from_pivot.length() + half_axis.length() + radius)
+                        * (1.0 + 1e-4),
+                    rest_rotation,
+                    pivot_from_parent: Vec3A::from(creature.pivot(b) - creature.body(p).position),
+                    centre_from_pivot,
+                    capsule: (half_axis, radius),
+                })
             })
             .collect();
         let mut j = JiggleRig {
-            frequency: vec![0.0; n],
-            reach_below,
-            capsule,
-            hangs_from_root,
-            root: creature.root() as u32,
-            order: creature.order().iter().map(|&b| b as u32).collect(),
-            parent,
-            rest_rotation,
+            bodies,
             inv_rest_rotation,
-            pivot_from_parent,
-            centre_from_pivot,
+            root: creature.root() as u32,
             size: creature.size(),
             tuning: tuning.clone(),
         };
@@ -306,7 +295,8 @@ impl JiggleRig {
         let scale = (tuning.reference_size / self.size.max(1e-6))
             .sqrt()
             .clamp(0.25, 4.0);
-        for (b, body) in creature.bodies().iter().enumerate() {
+        for jb in &mut self.bodies {
+            let body = creature.body(jb.body as usize);
             let base = tuning
                 .frequency_by_cap
                 .iter()
@@ -315,7 +305,7 @@ impl JiggleRig {
             let e = body.half_extents * 2.0;
             let heaviness = (e.x * e.y * e.z).max(0.0).cbrt() / self.size.max(1e-6);
             let f = base * (1.0 + tuning.heaviness_stiffening * heaviness) * scale;
-            self.frequency[b] = if f.is_finite() {
+            jb.frequency = if f.is_finite() {
                 f.clamp(0.1, 200.0)
             } else {
                 10.0
@@ -382,9 +372,8 @@ impl Jiggles {
             touched += s.mass.x;
         }
         std::hint::black_box(touched);
-        for k in 0..rig.order.len() {
-            let b = rig.order[k] as usize;
-            let p = rig.parent[b] as usize;
+        for jb in &rig.bodies {
+            let (b, p) = (jb.body as usize, jb.parent as usize);
             if b >= n || p >= n {
                 continue;
             }
@@ -393,15 +382,15 @@ impl Jiggles {
                 continue;
             }
             let parent_delta = pose[p].rotation * rig.inv_rest_rotation[p];
-            let pivot = Vec3A::from(pose[p].position) + parent_delta * rig.pivot_from_parent[b];
+            let pivot = Vec3A::from(pose[p].position) + parent_delta * jb.pivot_from_parent;
             // The frame the body's animated pose keeps its rest rotation in.
-            let frame_delta = if rig.hangs_from_root[b] {
+            let frame_delta = if jb.hangs_from_root {
                 root_delta
             } else {
                 parent_delta
             };
-            let animated = frame_delta * rig.rest_rotation[b];
-            let arm = animated * rig.centre_from_pivot[b];
+            let animated = frame_delta * jb.rest_rotation;
+            let arm = animated * jb.centre_from_pivot;
             let length = arm.length();
             let s = &mut state[b];
             // The swing this frame's step took, when it took one.
@@ -412,7 +401,7 @@ impl Jiggles {
                 *s = State::at(pivot, arm, frame_delta);
                 active[b] = true;
             } else if steps > 0 {
-                let w = rig.frequency[b];
+                let w = jb.frequency;
                 let stiffness = w * w;
                 let damping = 2.0 * rig.tuning.damping_ratio.max(0.0) * w;
                 let inv_denominator = 1.0 / (1.0 + h * damping + h * h * stiffness);
@@ -479,15 +468,15 @@ impl Jiggles {
             };
             let mut rotation = (turn * animated).normalize();
             let animated_arm = arm;
-            let mut arm = rotation * rig.centre_from_pivot[b];
-            let near_ground = ground_height - (pivot.y - rig.reach_below[b]) > 1e-3 * cushion;
+            let mut arm = rotation * jb.centre_from_pivot;
+            let near_ground = ground_height - (pivot.y - jb.reach_below) > 1e-3 * cushion;
             if near_ground
                 && let Some(lifted) = rest_on_ground(
                     pivot,
                     arm,
                     animated_arm,
                     rotation,
-                    rig.capsule[b],
+                    jb.capsule,
                     ground_height,
                     cushion,
                 )
