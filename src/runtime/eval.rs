@@ -126,6 +126,11 @@ impl Goals {
         self.rotation_weight[body] = 0.0;
     }
 
+    /// Per body, the weights of its position and rotation goals (0: none).
+    pub(crate) fn weights(&self) -> (&[f32], &[f32]) {
+        (&self.position_weight, &self.rotation_weight)
+    }
+
     /// Bodies with any goal, in body order.
     pub fn bodies(&self) -> impl Iterator<Item = BodyId> + '_ {
         (0..self.len()).filter(|&b| self.position_weight[b] > 0.0 || self.rotation_weight[b] > 0.0)

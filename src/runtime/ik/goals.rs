@@ -108,9 +108,13 @@ impl FrameGoals {
         }
         for (k, &t) in plan.targets.iter().enumerate() {
             let t = t as usize;
-            let rest = (root.delta * rig.rotation[t]).normalize();
+            let rest = || (root.delta * rig.rotation[t]).normalize();
             let w = self.rotation_weight[t].min(1.0);
-            let len = self.rotation_sum[k].length();
+            let len = if w > 0.0 {
+                self.rotation_sum[k].length()
+            } else {
+                0.0
+            };
             if w > 0.0 && len > 1e-12 && len.is_finite() {
                 let goal = self.rotation_sum[k] / len;
                 self.rotation[t] = goal;
@@ -118,11 +122,11 @@ impl FrameGoals {
                 self.rotation_used[t] = if w >= 1.0 {
                     goal
                 } else {
-                    rest.slerp(goal, w).normalize()
+                    rest().slerp(goal, w).normalize()
                 };
             } else {
                 self.rotation_weight[t] = 0.0;
-                self.rotation_used[t] = rest;
+                self.rotation_used[t] = rest();
             }
         }
         for s in plan.sources.iter().filter(|s| s.position) {
@@ -182,10 +186,16 @@ impl FrameGoals {
             let total = self.position_weight[t];
             if total > 0.0 {
                 let w = total.min(1.0);
-                let rest_joint = root.point(rig.pivot[t]);
-                let rest_centre = root.point(rig.centre[t]);
-                self.joint[t] = rest_joint.lerp(self.joint_sum[k] / total, w);
-                self.centre[t] = rest_centre.lerp(self.centre_sum[k] / total, w);
+                let (joint, centre) = (self.joint_sum[k] / total, self.centre_sum[k] / total);
+                // At full weight the blend is the goal (`lerp` at 1 gives it exactly).
+                (self.joint[t], self.centre[t]) = if w >= 1.0 {
+                    (joint, centre)
+                } else {
+                    (
+                        root.point(rig.pivot[t]).lerp(joint, w),
+                        root.point(rig.centre[t]).lerp(centre, w),
+                    )
+                };
                 self.position_weight[t] = w;
             }
         }

@@ -21,14 +21,19 @@ pub(super) fn goal_key(rig: &Rig, goals: &Goals, key: &mut Vec<u64>) {
     let n = rig.len().min(goals.len());
     key.clear();
     key.resize((rig.len() * BITS).div_ceil(64).max(1), 0);
-    for b in 0..n {
-        if b == rig.root as usize {
-            continue;
+    let (position, rotation) = goals.weights();
+    const PER_WORD: usize = 64 / BITS;
+    let words = position[..n]
+        .chunks(PER_WORD)
+        .zip(rotation[..n].chunks(PER_WORD));
+    for (word, (position, rotation)) in key.iter_mut().zip(words) {
+        for (i, (&p, &r)) in position.iter().zip(rotation).enumerate() {
+            *word |= (u64::from(p > 0.0) | u64::from(r > 0.0) << 1) << (i * BITS);
         }
-        let bits =
-            u64::from(goals.position(b).is_some()) | u64::from(goals.rotation(b).is_some()) << 1;
-        let at = b * BITS;
-        key[at / 64] |= bits << (at % 64);
+    }
+    let root = rig.root as usize * BITS;
+    if let Some(word) = key.get_mut(root / 64) {
+        *word &= !(0b11 << (root % 64));
     }
 }
 
