@@ -315,10 +315,11 @@ impl JiggleRig {
 }
 
 impl Jiggles {
-    /// Reads a word of each of its buffers (see [`crate::runtime::eval::Goals::touch`]).
+    /// Reads the active flags (see [`crate::runtime::eval::Goals::touch`]). The states are
+    /// read by [`Jiggles::apply`] itself, once it knows which bodies it simulates: the first
+    /// one here belonged to the root, which never jiggles.
     pub(crate) fn touch(&self) -> f32 {
-        f32::from(u8::from(self.active.first().copied().unwrap_or(false)))
-            + self.state.first().map_or(0.0, |s| s.mass.x)
+        crate::runtime::shared::touch_lines(&self.active, |&a| f32::from(u8::from(a)))
     }
 
     /// Moves the bodies without IK (`has_ik[b]` false) from their rigid follow of their
