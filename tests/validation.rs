@@ -378,3 +378,20 @@ fn each_variant_is_checked_with_the_target_where_a_game_gives_it_that_variant() 
         "{ahead} variants ahead, {beside} beside: the test shows nothing"
     );
 }
+
+#[test]
+fn a_biped_brings_its_hand_to_its_mouth_in_front_of_its_chest() {
+    // The sample clip as the bundled project plays it: on the two-armed upright sample
+    // creatures every check passes, for either hand. Held at its face, or coming back on
+    // the straight line from the mouth, the forearm went through the upper chest.
+    let clip = Arc::new(common::clip("hand_to_mouth").clone());
+    let config = ValidationConfig::default();
+    for name in ["biped", "branching_leg", "giant"] {
+        let cell = check_cell(&clip, &arc_creature(name), &config);
+        assert_eq!(cell.variants.len(), 2, "{name}: one variant per hand");
+        for v in &cell.variants {
+            let failures: Vec<String> = v.failures.iter().map(|f| f.describe()).collect();
+            assert!(failures.is_empty(), "{name}, {}: {failures:?}", v.label);
+        }
+    }
+}
