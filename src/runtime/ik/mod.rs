@@ -203,15 +203,19 @@ impl IkSolver {
             &mut ws.spine_particles,
             &mut ws.anti_buckling_rest,
         );
-        reconstruct::spine_poses(
-            &plan.spine,
-            rig,
-            &ws.frame,
-            &root,
-            &mut ws.spine_particles,
-            &mut ws.scratch,
-            out,
-        );
+        if plan.spine.unmoved(&ws.spine_particles, &ws.spine_fk) {
+            reconstruct::spine_rest_poses(&plan.spine, rig, &root, &mut ws.scratch, out);
+        } else {
+            reconstruct::spine_poses(
+                &plan.spine,
+                rig,
+                &ws.frame,
+                &root,
+                &mut ws.spine_particles,
+                &mut ws.scratch,
+                out,
+            );
+        }
         let limb_passes = limb::solve_limbs(
             &plan.limbs,
             &self.tuning.limb,
@@ -302,5 +306,102 @@ impl IkSolver {
             self.plans[oldest] = plan;
             oldest
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::creature::Cap;
+    use glam::{Quat, Vec3};
+
+    /// The shortcut for a spine no constraint moved gives what the full rebuild gives: on
+    /// every sample creature, with the root moved and turned and every grasper and foot sent
+    /// where the root carries its rest pose (in reach, so no limb pulls on the spine).
+    #[test]
+    fn an_unmoved_spine_is_posed_as_the_full_rebuild_poses_it() {
+        let tuning = IkTuning::default();
+        let mut unmoved = 0;
+        for creature in crate::samples::creatures().unwrap() {
+            let rig = Rig::new(&creature, &tuning);
+            let mut goals = Goals::new(creature.len());
+            let (r, turn, shift) = (
+                creature.root(),
+                Quat::from_rotation_y(0.4) * Quat::from_rotation_x(0.1),
+                Vec3::new(0.3, 0.05, -0.2),
+            );
+            let carried = |p: Vec3| {
+                creature.body(r).position + shift + turn * (p - creature.body(r).position)
+            };
+            goals.set_position(r, carried(creature.body(r).position), 1.0);
+            goals.set_rotation(r, turn * creature.body(r).rotation, 1.0);
+            for (b, body) in creature.bodies().iter().enumerate() {
+                if body.has_cap(&Cap::Grasper) || body.has_cap(&Cap::Foot) {
+                    goals.set_position(b, carried(body.position), 1.0);
+                }
+            }
+            let mut key = Vec::new();
+            plan::goal_key(&rig, &goals, &mut key);
+            let plan = Plan::build(&creature, &rig, &tuning, &key);
+            let root = RootPose::new(&rig, &goals);
+            let mut frame = FrameGoals::default();
+            frame.prepare(&plan, &rig, &goals, &root);
+            let mut fk = spine::SpineFk::default();
+            fk.pose(&plan.spine, &rig, &frame, &root);
+            let (mut p, mut rest) = (Vec::new(), Vec::new());
+            spine::solve_spine(
+                &plan.spine,
+                &tuning.spine,
+                &frame,
+                &root,
+                &fk,
+                &mut p,
+                &mut rest,
+            );
+            if !plan.spine.unmoved(&p, &fk) {
+                continue;
+            }
+            unmoved += 1;
+            let n = creature.len();
+            let (mut full, mut short) = (vec![BodyPose::IDENTITY; n], vec![BodyPose::IDENTITY; n]);
+            let (mut s_full, mut s_short) = (
+                reconstruct::Scratch::default(),
+                reconstruct::Scratch::default(),
+            );
+            reconstruct::spine_poses(
+                &plan.spine,
+                &rig,
+                &frame,
+                &root,
+                &mut p,
+                &mut s_full,
+                &mut full,
+            );
+            reconstruct::spine_rest_poses(&plan.spine, &rig, &root, &mut s_short, &mut short);
+            for b in std::iter::once(r).chain(plan.spine.fk.iter().map(|f| f.body as usize)) {
+                let name = &creature.body(b).name;
+                assert!(
+                    full[b].position.distance(short[b].position) < 1e-5 * creature.size(),
+                    "{} {name}: {} vs {}",
+                    creature.name(),
+                    full[b].position,
+                    short[b].position
+                );
+                assert!(
+                    full[b].rotation.dot(short[b].rotation).abs() > 1.0 - 1e-6,
+                    "{} {name}",
+                    creature.name()
+                );
+                assert!(
+                    s_full.delta[b].dot(s_short.delta[b]).abs() > 1.0 - 1e-6,
+                    "{} {name}: what its children follow",
+                    creature.name()
+                );
+            }
+        }
+        assert!(
+            unmoved >= 5,
+            "only {unmoved} sample creatures left their spine unmoved"
+        );
     }
 }

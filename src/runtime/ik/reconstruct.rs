@@ -52,6 +52,35 @@ fn project(from: Vec3A, p: Vec3A, lo: f32, hi: f32, fallback: Vec3A) -> Vec3A {
     }
 }
 
+/// The root and every spine body with IK at the rest pose the root carries: what
+/// [`spine_poses`] rebuilds, to rounding, from particles a solve left at a rigid
+/// forward-kinematic start ([`SpinePlan::unmoved`]). In a crowd about half the frames' spines
+/// bend nowhere (an arm reaching within its reach, feet planted under the hips).
+pub(super) fn spine_rest_poses(
+    plan: &SpinePlan,
+    rig: &Rig,
+    root: &RootPose,
+    scratch: &mut Scratch,
+    out: &mut [BodyPose],
+) {
+    if scratch.delta.len() < rig.len() {
+        scratch.delta.resize(rig.len(), Quat::IDENTITY);
+    }
+    out[rig.root as usize] = BodyPose {
+        position: root.position.into(),
+        rotation: root.rotation,
+    };
+    scratch.delta[rig.root as usize] = root.delta;
+    for step in &plan.fk {
+        let b = step.body as usize;
+        out[b] = BodyPose {
+            position: root.point(rig.centre[b]).into(),
+            rotation: (root.delta * rig.rotation[b]).normalize(),
+        };
+        scratch.delta[b] = root.delta;
+    }
+}
+
 /// Rebuilds the root and every spine body with IK.
 pub(super) fn spine_poses(
     plan: &SpinePlan,

@@ -133,6 +133,11 @@ pub(super) struct SpinePlan {
     pub max_stretch: f32,
     /// A pass whose largest error is below this ends the iterations early (metres).
     pub tolerance: f32,
+    /// No spine body but the root is a goal's target: a solve whose particles all stay at
+    /// the forward-kinematic start leaves every spine body at its rest pose carried by the
+    /// root, and [`reconstruct::spine_rest_poses`](super::reconstruct::spine_rest_poses)
+    /// gives them that pose without fitting the splines that would rebuild it.
+    pub rigid: bool,
 }
 
 impl SpinePlan {
@@ -366,7 +371,21 @@ impl SpinePlan {
                 rotation_goal: topo.rotation_target[b],
             })
             .collect();
+        plan.rigid = plan.fk.iter().all(|f| !has_goal(f.body as usize));
         plan
+    }
+
+    /// Whether the solve left every spine particle where it started: no constraint was off
+    /// by anything (a limb in reach pulls on nothing). Exact comparison: a particle moved
+    /// by rounding alone is moved, and takes the full rebuild.
+    pub fn unmoved(&self, p: &[Vec3A], fk: &SpineFk) -> bool {
+        self.rigid
+            && self
+                .particles
+                .iter()
+                .zip(p)
+                .skip(1)
+                .all(|(q, &at)| at == fk.joint[q.body as usize])
     }
 
     fn push_segment(&mut self, rig: &Rig, a: u16, b: u16) {
