@@ -342,3 +342,28 @@ fn a_passive_trunk_carries_its_heads_without_whipping_them() {
         }
     }
 }
+
+#[test]
+fn a_stage_poses_as_a_full_solve_followed_by_the_jiggles() {
+    // The stage leaves the bodies without IK to the jiggles instead of posing them twice:
+    // with jiggles on the result must be bit for bit the full solve's with the jiggles
+    // applied, and with them off the full solve's own (the rigid followers).
+    for c in common::creatures() {
+        for jiggle in [true, false] {
+            let mut st = stage(c, jiggle);
+            let mut tuning = IkTuning::default();
+            tuning.jiggle.enabled = jiggle;
+            let mut ik = anymorph::runtime::ik::IkSolver::with_tuning(c, tuning.clone());
+            let mut jiggles = anymorph::runtime::jiggle::Jiggles::new(c, &tuning.jiggle);
+            let mut full = Vec::new();
+            for f in 0..20 {
+                let goals = goals_at(c, f as f32 * DT);
+                let staged = st.run(c, &goals, DT).to_vec();
+                ik.solve(c, &goals, &mut full);
+                jiggles.apply(ik.has_ik(), &mut full, DT, goals.ground_height);
+                assert_eq!(staged, full, "{} frame {f}, jiggles {jiggle}", c.name());
+            }
+            assert!(has_jiggle_bodies(&st), "{}: some body has no IK", c.name());
+        }
+    }
+}

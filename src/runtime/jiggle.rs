@@ -236,6 +236,13 @@ impl Jiggles {
         &self.rig.tuning
     }
 
+    /// Whether [`Jiggles::apply`] writes every body of a creature of `bodies` bodies that
+    /// has no IK: switched on and made for a creature of that size. The IK then need not
+    /// pose those bodies first.
+    pub fn poses_every_free_body(&self, bodies: usize) -> bool {
+        self.rig.tuning.enabled && self.state.len() == bodies && self.rig.bodies.len() + 1 == bodies
+    }
+
     /// Forgets all motion: the next frame starts every jiggle at its animated pose.
     pub fn reset(&mut self) {
         self.active.fill(false);

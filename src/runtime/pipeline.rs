@@ -83,7 +83,11 @@ impl PoseStage {
         mut times: Option<&mut StageTimes>,
     ) -> &[BodyPose] {
         let mut watch = Stopwatch::start(times.is_some());
-        self.ik.solve(creature, goals, &mut self.pose);
+        if self.jiggles.poses_every_free_body(creature.len()) {
+            self.ik.solve_ik_bodies(creature, goals, &mut self.pose);
+        } else {
+            self.ik.solve(creature, goals, &mut self.pose);
+        }
         if let Some(t) = times.as_deref_mut() {
             watch.lap(&mut t.ik);
         }

@@ -155,6 +155,23 @@ impl IkSolver {
     /// (or rest pose) puts it, the spine and limbs bent toward the other goals, and bodies
     /// without IK following their parents rigidly (the jiggles move those next).
     pub fn solve(&mut self, creature: &Creature, goals: &Goals, out: &mut Vec<BodyPose>) {
+        self.solve_posing(creature, goals, out, true);
+    }
+
+    /// [`IkSolver::solve`] for a caller that poses every body without IK itself (the
+    /// jiggles, which start each from its parent's solved pose): those are left at the
+    /// identity rather than posed twice.
+    pub fn solve_ik_bodies(&mut self, creature: &Creature, goals: &Goals, out: &mut Vec<BodyPose>) {
+        self.solve_posing(creature, goals, out, false);
+    }
+
+    fn solve_posing(
+        &mut self,
+        creature: &Creature,
+        goals: &Goals,
+        out: &mut Vec<BodyPose>,
+        followers: bool,
+    ) {
         let n = creature.len();
         out.clear();
         out.resize(n, BodyPose::IDENTITY);
@@ -174,7 +191,9 @@ impl IkSolver {
                 return;
             }
         }
-        with_workspace(&WORKSPACE, |ws| self.solve_in(creature, goals, out, ws));
+        with_workspace(&WORKSPACE, |ws| {
+            self.solve_in(creature, goals, out, ws, followers)
+        });
     }
 
     fn solve_in(
@@ -183,6 +202,7 @@ impl IkSolver {
         goals: &Goals,
         out: &mut [BodyPose],
         ws: &mut Workspace,
+        followers: bool,
     ) {
         plan::goal_key(&self.rig, goals, &mut ws.key);
         self.current = self.plan_for_key(creature, &ws.key);
@@ -233,7 +253,9 @@ impl IkSolver {
             &mut ws.scratch.delta,
             out,
         );
-        reconstruct::follower_poses(&plan.followers, rig, &mut ws.scratch.delta, out);
+        if followers {
+            reconstruct::follower_poses(&plan.followers, rig, &mut ws.scratch.delta, out);
+        }
 
         if self.tuning.record_debug {
             debug::record(
