@@ -347,7 +347,8 @@ fn a_passive_trunk_carries_its_heads_without_whipping_them() {
 fn a_stage_poses_as_a_full_solve_followed_by_the_jiggles() {
     // The stage leaves the bodies without IK to the jiggles instead of posing them twice:
     // with jiggles on the result must be bit for bit the full solve's with the jiggles
-    // applied, and with them off the full solve's own (the rigid followers).
+    // applied, and with them off the full solve's own (the rigid followers). Mouths with
+    // goals delegate them to their heads and are posed by the IK either way.
     for c in common::creatures() {
         for jiggle in [true, false] {
             let mut st = stage(c, jiggle);
@@ -357,7 +358,15 @@ fn a_stage_poses_as_a_full_solve_followed_by_the_jiggles() {
             let mut jiggles = anymorph::runtime::jiggle::Jiggles::new(c, &tuning.jiggle);
             let mut full = Vec::new();
             for f in 0..20 {
-                let goals = goals_at(c, f as f32 * DT);
+                let mut goals = goals_at(c, f as f32 * DT);
+                // A mouth sent somewhere delegates its goal to its head: it has IK, and no
+                // jiggle places it.
+                for b in 0..c.len() {
+                    if c.body(b).has_cap(&Cap::Mouth) {
+                        let lift = Vec3::new(0.0, 0.02, 0.03) * c.size() * (f as f32 * 0.3).sin();
+                        goals.set_position(b, c.body(b).position + lift, 1.0);
+                    }
+                }
                 let staged = st.run(c, &goals, DT).to_vec();
                 ik.solve(c, &goals, &mut full);
                 jiggles.apply(ik.has_ik(), &mut full, DT, goals.ground_height);

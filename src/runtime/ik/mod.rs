@@ -160,7 +160,8 @@ impl IkSolver {
 
     /// [`IkSolver::solve`] for a caller that poses every body without IK itself (the
     /// jiggles, which start each from its parent's solved pose): those are left at the
-    /// identity rather than posed twice.
+    /// identity rather than posed twice. A body that delegated its goal to its parent (a
+    /// mouth sent somewhere) has IK, and is posed as by `solve`.
     pub fn solve_ik_bodies(&mut self, creature: &Creature, goals: &Goals, out: &mut Vec<BodyPose>) {
         self.solve_posing(creature, goals, out, false);
     }
@@ -253,9 +254,12 @@ impl IkSolver {
             &mut ws.scratch.delta,
             out,
         );
-        if followers {
-            reconstruct::follower_poses(&plan.followers, rig, &mut ws.scratch.delta, out);
-        }
+        let followers = if followers {
+            &plan.followers
+        } else {
+            &plan.delegated
+        };
+        reconstruct::follower_poses(followers, rig, &mut ws.scratch.delta, out);
 
         if self.tuning.record_debug {
             debug::record(

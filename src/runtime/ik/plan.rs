@@ -76,6 +76,9 @@ pub(super) struct Plan {
     /// Bodies posed rigidly with their parent, parents first: those without IK (jiggles
     /// move them next) and those that delegated their goal.
     pub followers: Vec<Follower>,
+    /// Of those, the ones that delegated their goal: they have IK, so no jiggle places
+    /// them, and a solve that leaves the bodies without IK to the jiggles still poses these.
+    pub delegated: Vec<Follower>,
 }
 
 /// The goal-dependent facts every part of the plan needs.
@@ -177,7 +180,7 @@ impl Plan {
                 }
             })
             .collect();
-        let followers = creature
+        let followers: Vec<Follower> = creature
             .order()
             .iter()
             .filter(|&&b| b != root && (!topo.has_ik[b] || topo.delegating[b]))
@@ -191,6 +194,11 @@ impl Plan {
                 }
             })
             .collect();
+        let delegated = followers
+            .iter()
+            .copied()
+            .filter(|f| topo.has_ik[f.body as usize])
+            .collect();
         Plan {
             key: key.to_vec(),
             has_ik: topo.has_ik,
@@ -200,6 +208,7 @@ impl Plan {
             spine,
             limbs,
             followers,
+            delegated,
         }
     }
 }

@@ -54,8 +54,9 @@ fn project(from: Vec3A, p: Vec3A, lo: f32, hi: f32, fallback: Vec3A) -> Vec3A {
 
 /// The root and every spine body with IK at the rest pose the root carries: what
 /// [`spine_poses`] rebuilds, to rounding, from particles a solve left at a rigid
-/// forward-kinematic start ([`SpinePlan::unmoved`]). In a crowd about half the frames' spines
-/// bend nowhere (an arm reaching within its reach, feet planted under the hips).
+/// forward-kinematic start ([`SpinePlan::unmoved`]). In `anymorph bench`'s crowd a third of
+/// the solves (nearly half of a biped's) bend the spine nowhere: an arm reaching within its
+/// reach, feet planted under the hips.
 pub(super) fn spine_rest_poses(
     plan: &SpinePlan,
     rig: &Rig,
