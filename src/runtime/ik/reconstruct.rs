@@ -52,6 +52,18 @@ fn project(from: Vec3A, p: Vec3A, lo: f32, hi: f32, fallback: Vec3A) -> Vec3A {
     }
 }
 
+/// The root where its goal puts it, and the delta its children follow.
+fn pose_root(rig: &Rig, root: &RootPose, scratch: &mut Scratch, out: &mut [BodyPose]) {
+    if scratch.delta.len() < rig.len() {
+        scratch.delta.resize(rig.len(), Quat::IDENTITY);
+    }
+    out[rig.root as usize] = BodyPose {
+        position: root.position.into(),
+        rotation: root.rotation,
+    };
+    scratch.delta[rig.root as usize] = root.delta;
+}
+
 /// The root and every spine body with IK at the rest pose the root carries: what
 /// [`spine_poses`] rebuilds, to rounding, from particles a solve left at a rigid
 /// forward-kinematic start ([`SpinePlan::unmoved`]). In `anymorph bench`'s crowd a third of
@@ -64,14 +76,7 @@ pub(super) fn spine_rest_poses(
     scratch: &mut Scratch,
     out: &mut [BodyPose],
 ) {
-    if scratch.delta.len() < rig.len() {
-        scratch.delta.resize(rig.len(), Quat::IDENTITY);
-    }
-    out[rig.root as usize] = BodyPose {
-        position: root.position.into(),
-        rotation: root.rotation,
-    };
-    scratch.delta[rig.root as usize] = root.delta;
+    pose_root(rig, root, scratch, out);
     for step in &plan.fk {
         let b = step.body as usize;
         out[b] = BodyPose {
@@ -92,14 +97,7 @@ pub(super) fn spine_poses(
     scratch: &mut Scratch,
     out: &mut [BodyPose],
 ) {
-    if scratch.delta.len() < rig.len() {
-        scratch.delta.resize(rig.len(), Quat::IDENTITY);
-    }
-    out[rig.root as usize] = BodyPose {
-        position: root.position.into(),
-        rotation: root.rotation,
-    };
-    scratch.delta[rig.root as usize] = root.delta;
+    pose_root(rig, root, scratch, out);
     // Forks sharing a joint meet on it: their mean direction from the particle they hang
     // from, at their mean distance (the plain mean of points pulled apart on a sphere lies
     // inside it, and would shorten the bone they share).
