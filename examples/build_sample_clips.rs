@@ -92,32 +92,33 @@ fn idle_breathe() -> Clip {
     clip
 }
 
-fn wave() -> Clip {
-    let mut clip = Clip::new("wave", 2.4);
-    clip.intent = "Raise one grasper by most of its arm's length and wave it side to side, fingers up: the game picks which grasper.".into();
-    clip.branches = vec![needs(Predicate::HasGraspers)];
+/// The wave in its two branches (paper section 4.1.1): one hand raised, swayed and rocked.
+/// `lift` is how far up, in arm lengths; `rotation` is how the hand's rock is applied.
+fn wave_branch(name: &str, intent: &str, upright: bool, lift: f32, rotation: RotationMode) -> Clip {
+    let mut clip = Clip::new(name, 2.4);
+    clip.intent = intent.into();
+    clip.branches = vec![
+        needs(Predicate::HasGraspers),
+        Branch {
+            predicate: Predicate::UprightSpine,
+            expect: upright,
+        },
+    ];
     let mut hand = Channel::new("hand", ContextQuery::cap(Cap::Grasper));
-    hand.mode = mode(
-        PositionMode::RestRelative,
-        RotationMode::Absolute,
-        ScaleMode::LimbLength,
-    );
+    hand.mode = mode(PositionMode::RestRelative, rotation, ScaleMode::LimbLength);
     hand.variant = single(None, SideConstraint::None);
     hand.require = true;
+    // A prone creature's arm often points straight ahead already: farther ahead is out of reach.
+    let (up, ahead) = (lift, if upright { 0.15 } else { 0.0 });
     hand.position = positions(&[
         (0.0, [0.0, 0.0, 0.0]),
-        (0.5, [0.25, 0.95, 0.15]),
-        (0.8, [0.35, 0.95, 0.15]),
-        (1.1, [0.15, 0.95, 0.15]),
-        (1.4, [0.35, 0.95, 0.15]),
-        (1.7, [0.2, 0.95, 0.15]),
+        (0.5, [0.25, up, ahead]),
+        (0.8, [0.35, up, ahead]),
+        (1.1, [0.15, up, ahead]),
+        (1.4, [0.35, up, ahead]),
+        (1.7, [0.2, up, ahead]),
         (2.4, [0.0, 0.0, 0.0]),
     ]);
-    // Fingers up from the start to the end: while the rotation's weight ramps in and out
-    // the goal holds still, so the hand turns from its rest toward it along one path. A goal
-    // that itself turned half round (from a hanging hand's 170 degrees) while its weight
-    // ramped crossed the far side of the hand's rest rotation, where the blend's shortest
-    // way round flips: the wrist jumped on most creatures (18 cells of the grid).
     hand.rotation = rotations(&[
         (0.0, Quat::IDENTITY),
         (0.5, Quat::IDENTITY),
@@ -131,6 +132,36 @@ fn wave() -> Clip {
     clip.channels = vec![hand];
     clip.events = vec![event(0.8, "wave_sound", Some("hand"))];
     clip
+}
+
+/// An upright creature's wave: the hand high, fingers up. Fingers up from the start to the
+/// end: while the rotation's weight ramps in and out the goal holds still, so the hand turns
+/// from its rest toward it along one path. A goal that itself turned half round (from a
+/// hanging hand's 170 degrees) while its weight ramped crossed the far side of the hand's
+/// rest rotation, where the blend's shortest way round flips: the wrist jumped on most
+/// creatures (18 cells of the grid).
+fn wave() -> Clip {
+    wave_branch(
+        "wave",
+        "An upright creature raises one grasper by most of its arm's length and waves it side to side, fingers up: the game picks which grasper. wave_prone is the same wave for prone creatures.",
+        true,
+        0.95,
+        RotationMode::Absolute,
+    )
+}
+
+/// A prone creature's wave: its graspers often point forward under the trunk, where "up by
+/// most of the arm" is inside the belly and beyond reach, and "fingers up" turns the hand
+/// half round (the upright wave failed 30 of its 137 prone cells, 28 of them missing the
+/// goal). The paw lifts by less and rocks about its own rest rotation.
+fn wave_prone() -> Clip {
+    wave_branch(
+        "wave_prone",
+        "A prone creature lifts one grasper by 40% of its arm's length and waves it side to side, rocking it about its rest: the branch of wave for creatures whose spine is not upright.",
+        false,
+        0.4,
+        RotationMode::RestRelative,
+    )
 }
 
 fn reach_target() -> Clip {
@@ -231,11 +262,15 @@ fn hand_to_mouth() -> Clip {
     hand.secondary = Some(SecondaryContext::Query(ContextQuery::cap(Cap::Mouth)));
     hand.variant = single(None, SideConstraint::None);
     hand.require = true;
+    // Up in front of the chest and back the same way, held 0.15 limb lengths across the line
+    // to the mouth (in front of the face on a biped): at the mouth itself a biped's forearm
+    // ran from the wrist at its face down through its upper chest.
     hand.position = positions(&[
         (0.0, [0.0, 0.0, 0.0]),
-        (0.35, [0.45, -0.1, 0.0]),
-        (0.7, [0.92, 0.0, 0.0]),
-        (1.3, [0.92, 0.0, 0.0]),
+        (0.35, [0.45, 0.0, -0.3]),
+        (0.7, [0.92, 0.0, -0.15]),
+        (1.3, [0.92, 0.0, -0.15]),
+        (1.65, [0.45, 0.0, -0.3]),
         (2.0, [0.0, 0.0, 0.0]),
     ]);
     clip.channels = vec![hand];
@@ -476,6 +511,7 @@ fn main() {
     for mut clip in [
         idle_breathe(),
         wave(),
+        wave_prone(),
         reach_target(),
         pick_up(),
         hand_to_mouth(),

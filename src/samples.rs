@@ -105,6 +105,10 @@ pub const CLIPS: &[(&str, &str)] = &[
     ),
     ("roar", include_str!("../assets/clips/roar.clip.json")),
     ("wave", include_str!("../assets/clips/wave.clip.json")),
+    (
+        "wave_prone",
+        include_str!("../assets/clips/wave_prone.clip.json"),
+    ),
 ];
 
 /// Every sample creature, parsed.

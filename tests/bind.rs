@@ -226,7 +226,10 @@ fn every_sample_clip_binds_where_it_should() {
             let b = bind(clip, c);
             let graspers = c.count_cap(&Cap::Grasper);
             let expected = match clip.name.as_str() {
-                "wave" | "reach_target" | "pick_up" => graspers > 0,
+                "reach_target" | "pick_up" => graspers > 0,
+                // The wave's two branches split the creatures with graspers between them.
+                "wave" => graspers > 0 && c.upright().upright,
+                "wave_prone" => graspers > 0 && !c.upright().upright,
                 "clap" => {
                     c.count_cap(&Cap::Grasper) >= 2
                         && (0..c.len()).any(|x| {
@@ -259,4 +262,31 @@ fn every_sample_clip_binds_where_it_should() {
             }
         }
     }
+}
+
+/// The wave is authored in two branches (paper section 4.1.1): every creature with graspers,
+/// sample or generated, gets exactly one of them, and both are in use.
+#[test]
+fn exactly_one_wave_branch_binds_on_every_creature_with_graspers() {
+    let (wave, prone) = (common::clip("wave"), common::clip("wave_prone"));
+    let zoo: Vec<_> = (0..40)
+        .map(|seed| anymorph::zoo::generate(seed).unwrap())
+        .collect();
+    let mut used = (0, 0);
+    for c in common::creatures().iter().chain(zoo.iter()) {
+        let (a, b) = (bind(wave, c).binds(), bind(prone, c).binds());
+        if c.count_cap(&Cap::Grasper) == 0 {
+            assert!(!a && !b, "{}: no graspers, no wave", c.name());
+            continue;
+        }
+        assert!(a != b, "{}: wave {a}, wave_prone {b}", c.name());
+        used.0 += usize::from(a);
+        used.1 += usize::from(b);
+    }
+    assert!(
+        used.0 > 0 && used.1 > 0,
+        "upright {}, prone {}",
+        used.0,
+        used.1
+    );
 }

@@ -52,7 +52,7 @@ fn cases() -> Vec<(
     for (rig, clip) in [
         ("humanoid.glb", "reach_target"),
         ("horse.glb", "dance"),
-        ("spider.glb", "wave"),
+        ("spider.glb", "wave_prone"),
     ] {
         let r = import_rig(&common::root().join("tests/fixtures/gltf").join(rig)).unwrap();
         v.push((r.creature, r.mesh, vec![take(clip, 0)]));
