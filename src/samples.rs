@@ -100,6 +100,10 @@ pub const CLIPS: &[(&str, &str)] = &[
     ),
     ("pick_up", include_str!("../assets/clips/pick_up.clip.json")),
     (
+        "pick_up_prone",
+        include_str!("../assets/clips/pick_up_prone.clip.json"),
+    ),
+    (
         "reach_target",
         include_str!("../assets/clips/reach_target.clip.json"),
     ),

@@ -226,10 +226,11 @@ fn every_sample_clip_binds_where_it_should() {
             let b = bind(clip, c);
             let graspers = c.count_cap(&Cap::Grasper);
             let expected = match clip.name.as_str() {
-                "reach_target" | "pick_up" => graspers > 0,
-                // The wave's two branches split the creatures with graspers between them.
-                "wave" => graspers > 0 && c.upright().upright,
-                "wave_prone" => graspers > 0 && !c.upright().upright,
+                "reach_target" => graspers > 0,
+                // The wave's and the pick-up's two branches split the creatures with
+                // graspers between them.
+                "wave" | "pick_up" => graspers > 0 && c.upright().upright,
+                "wave_prone" | "pick_up_prone" => graspers > 0 && !c.upright().upright,
                 "clap" => {
                     c.count_cap(&Cap::Grasper) >= 2
                         && (0..c.len()).any(|x| {
@@ -264,29 +265,32 @@ fn every_sample_clip_binds_where_it_should() {
     }
 }
 
-/// The wave is authored in two branches (paper section 4.1.1): every creature with graspers,
-/// sample or generated, gets exactly one of them, and both are in use.
+/// The wave and the pick-up are each authored in two branches (paper section 4.1.1): every
+/// creature with graspers, sample or generated, gets exactly one of each pair, and every
+/// branch is in use.
 #[test]
-fn exactly_one_wave_branch_binds_on_every_creature_with_graspers() {
-    let (wave, prone) = (common::clip("wave"), common::clip("wave_prone"));
+fn exactly_one_branch_of_each_action_binds_on_every_creature_with_graspers() {
     let zoo: Vec<_> = (0..40)
         .map(|seed| anymorph::zoo::generate(seed).unwrap())
         .collect();
-    let mut used = (0, 0);
-    for c in common::creatures().iter().chain(zoo.iter()) {
-        let (a, b) = (bind(wave, c).binds(), bind(prone, c).binds());
-        if c.count_cap(&Cap::Grasper) == 0 {
-            assert!(!a && !b, "{}: no graspers, no wave", c.name());
-            continue;
+    for (upright, prone) in [("wave", "wave_prone"), ("pick_up", "pick_up_prone")] {
+        let (up_clip, prone_clip) = (common::clip(upright), common::clip(prone));
+        let mut used = (0, 0);
+        for c in common::creatures().iter().chain(zoo.iter()) {
+            let (a, b) = (bind(up_clip, c).binds(), bind(prone_clip, c).binds());
+            if c.count_cap(&Cap::Grasper) == 0 {
+                assert!(!a && !b, "{}: no graspers, no {upright}", c.name());
+                continue;
+            }
+            assert!(a != b, "{}: {upright} {a}, {prone} {b}", c.name());
+            used.0 += usize::from(a);
+            used.1 += usize::from(b);
         }
-        assert!(a != b, "{}: wave {a}, wave_prone {b}", c.name());
-        used.0 += usize::from(a);
-        used.1 += usize::from(b);
+        assert!(
+            used.0 > 0 && used.1 > 0,
+            "{upright} {}, {prone} {}",
+            used.0,
+            used.1
+        );
     }
-    assert!(
-        used.0 > 0 && used.1 > 0,
-        "upright {}, prone {}",
-        used.0,
-        used.1
-    );
 }

@@ -82,8 +82,10 @@ fn every_clip_on_every_creature_and_variant_is_finite() {
 fn clips_that_start_at_rest_pose_the_rest_pose_at_time_zero() {
     for name in [
         "wave",
+        "wave_prone",
         "reach_target",
         "pick_up",
+        "pick_up_prone",
         "hand_to_mouth",
         "pass_fruit",
         "roar",
@@ -211,12 +213,15 @@ fn reach_target_touches_the_target_wherever_it_is() {
 
 #[test]
 fn pick_up_puts_the_grasper_on_the_ground_on_time() {
-    let clip = common::clip("pick_up");
     for c in common::creatures() {
-        let b = bind(clip, c);
-        if !b.binds() {
+        // Each creature with graspers binds one of the two branches.
+        let Some((clip, b)) = ["pick_up", "pick_up_prone"]
+            .map(|name| (common::clip(name), bind(common::clip(name), c)))
+            .into_iter()
+            .find(|(_, b)| b.binds())
+        else {
             continue;
-        }
+        };
         let hand = b.variants[0].choices[0];
         let (g, _) = run(clip, c, 0, 0.9, &[]);
         let lowest = g.position(hand).unwrap().0.y - c.contact_height(hand);

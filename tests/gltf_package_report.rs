@@ -42,7 +42,7 @@ fn a_plain_export_still_equals_the_committed_package() {
     );
     let text = String::from_utf8_lossy(&run.stdout);
     assert!(
-        text.contains("(whole clip)") && text.contains("total: 11 clips"),
+        text.contains("(whole clip)") && text.contains("total: 12 clips"),
         "{text}"
     );
 }
@@ -79,7 +79,7 @@ fn the_report_counts_every_key_and_byte_per_clip_and_channel() {
         "--json",
     ]);
     let v: Value = serde_json::from_slice(&run.stdout).unwrap();
-    assert_eq!(v["clips"].as_array().unwrap().len(), 11);
+    assert_eq!(v["clips"].as_array().unwrap().len(), 12);
     assert!(v["clips"][0]["channels"][0]["keys"]["position"].is_number());
 }
 
