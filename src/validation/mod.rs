@@ -536,9 +536,9 @@ fn walking(
         looping: Some(true),
         ..Default::default()
     };
-    if ch.play(clip, params).is_err() {
+    let Ok(id) = ch.play(clip, params) else {
         return;
-    }
+    };
     let gear = ch.gait().gear().clone();
     let leg = gear.groups.get(gear.reference).map_or(1.0, |g| g.length);
     ch.set_locomotion(Vec3::Z * config.walk_speed_legs * leg, 0.0);
@@ -549,8 +549,10 @@ fn walking(
     let frames = ((clip.duration_secs.max(3.0)) * config.fps) as usize;
     let mut stance_start: Vec<Option<Vec3>> = vec![None; gear.limbs.len()];
     for f in 0..frames {
-        let t = (f as f32 * dt) % clip.duration_secs;
         ch.update(dt);
+        // The clip has played through the warm-up too: its own clock says which moment of
+        // it this is, as the editor shows it.
+        let t = ch.play_state(id).map_or(0.0, |(t, _)| t);
         if let Some(c) = capture.as_deref_mut()
             && c.take(f, &ch, creature.len())
         {
