@@ -10,7 +10,9 @@ use anymorph::runtime::clip::{
 use anymorph::runtime::creature::Cap;
 use anymorph::runtime::curve::{Key, KeyedCurve};
 use anymorph::runtime::movement::{MovementMode, PositionMode, RotationMode, ScaleMode};
-use anymorph::runtime::query::{ContextQuery, FrontBack, QuerySpace, SecondaryContext, TopBottom};
+use anymorph::runtime::query::{
+    ContextQuery, FrontBack, LeftRight, QuerySpace, SecondaryContext, TopBottom,
+};
 use glam::{Quat, Vec3};
 use std::path::Path;
 
@@ -464,13 +466,12 @@ fn dance() -> Clip {
     ]);
     // In limb lengths (converted so the biped moves as it did in creature sizes): short
     // arms on a long creature pump within their reach.
-    let mut arms = Channel::new("arms", ContextQuery::cap(Cap::Grasper));
-    arms.mode = mode(
+    let limb_mode = mode(
         PositionMode::RestRelative,
         RotationMode::RestRelative,
         ScaleMode::LimbLength,
     );
-    arms.position = positions(&[
+    let pump: [(f32, [f32; 3]); 9] = [
         (0.0, [0.0, 0.0, 0.0]),
         (0.5, [0.0704, 0.4422, 0.0228]),
         (1.0, [0.0, 0.0983, 0.0137]),
@@ -480,7 +481,24 @@ fn dance() -> Clip {
         (3.0, [0.0, 0.0983, 0.0137]),
         (3.5, [0.0939, 0.2457, 0.0455]),
         (4.0, [0.0, 0.0, 0.0]),
-    ]);
+    ];
+    // A grasper on the midline (under a prone creature's belly, mostly) has no "out", and
+    // "up" is into its trunk: it pumps down on the same beat, by 0.2 of its arm at the
+    // top of the pump, and owns its bodies before the side arms' channel (11 more of the
+    // grid's dance cells pass, most of them belly graspers that had missed or shaken).
+    let mut centre_arms = Channel::new(
+        "centre_arms",
+        ContextQuery {
+            left_right: LeftRight::Center,
+            ..ContextQuery::cap(Cap::Grasper)
+        },
+    );
+    centre_arms.mode = limb_mode;
+    let down = pump.map(|(t, [_, up, _])| (t, [0.0, -0.2 * up / 0.4422, 0.0]));
+    centre_arms.position = positions(&down);
+    let mut arms = Channel::new("arms", ContextQuery::cap(Cap::Grasper));
+    arms.mode = limb_mode;
+    arms.position = positions(&pump);
     let mut heads = Channel::new("heads", ContextQuery::cap(Cap::Head));
     heads.rotation = rotations(&[
         (0.0, Quat::IDENTITY),
@@ -496,7 +514,7 @@ fn dance() -> Clip {
     let mut feet = Channel::new("feet", ContextQuery::cap(Cap::Foot));
     feet.position = positions(&[(0.0, [0.0, 0.0, 0.0])]);
     feet.rotation = rotations(&[(0.0, Quat::IDENTITY)]);
-    clip.channels = vec![bounce, arms, heads, feet];
+    clip.channels = vec![bounce, centre_arms, arms, heads, feet];
     clip.events = [0.5, 1.5, 2.5, 3.5]
         .iter()
         .map(|&t| event(t, "beat", Some("bounce")))
