@@ -236,6 +236,19 @@ fn errors_name_the_field() {
         "{e}"
     );
 
+    let nod =
+        std::fs::read_to_string(common::root().join("assets/clips/nod_lookat.clip.json")).unwrap();
+    let mut v: Value = serde_json::from_str(&nod).unwrap();
+    v["channels"][0]["mode"]["look_at"] = serde_json::json!(
+        { "full_effect_rad": 1.0, "no_effect_rad": 2.0, "max_turn_rad": 0.0 }
+    );
+    let e = clip_from_str(&v.to_string(), "nod.clip.json").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("nod.clip.json: channels[0].mode.look_at.max_turn_rad:"),
+        "{e}"
+    );
+
     let mut v: Value = serde_json::from_str(&wave).unwrap();
     v["duration_secs"] = serde_json::json!(-2.0);
     let e = clip_from_str(&v.to_string(), "wave.clip.json").unwrap_err();

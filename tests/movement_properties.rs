@@ -227,8 +227,9 @@ proptest! {
         }
     }
 
-    /// 6. Look-at: the forward (+Z) aims at the target within the soft limit, fades to none
-    /// behind the body, and keyed rotations are relative to the look frame.
+    /// 6. Look-at: the forward (+Z) aims at the target within the soft limits (up to half the
+    /// turn limit; past it the turn eases toward the limit and never reaches it), fades to
+    /// none behind the body, and keyed rotations are relative to the look frame.
     #[test]
     fn look_at_aims_forward_with_soft_limits(target in unit_vec(), keyed in rotation()) {
         let mode = MovementMode { rotation: RotationMode::LookAt, ..Default::default() };
@@ -242,12 +243,22 @@ proptest! {
                 let f = MotionFrame::new(&mode, &rest, &Surroundings { target: Some(t), ground_height: 0.0 }, false);
                 let look = f.specialize(BodyPose::IDENTITY).rotation;
                 let aimed = look * Vec3::Z;
-                if angle <= mode.look_at.full_effect_rad - 1e-3 {
+                let limits = mode.look_at;
+                let (max, knee) = (limits.max_turn_rad, 0.5 * limits.max_turn_rad);
+                let turned = forward.angle_between(aimed);
+                if angle <= limits.full_effect_rad.min(knee) - 1e-3 {
                     prop_assert!(aimed.angle_between(to_target) <= 2e-3, "{} {}: off by {}", c.name(), c.body(b).name, aimed.angle_between(to_target));
-                } else if angle >= mode.look_at.no_effect_rad {
+                } else if angle >= limits.no_effect_rad {
                     prop_assert!(rotation_angle_between(look, rest.rest.rotation) <= 1e-4);
                 } else {
                     prop_assert!(aimed.angle_between(to_target) <= angle + 1e-3, "turns toward, never away");
+                    prop_assert!(turned < max + 1e-3, "{} {}: turned {turned} past the limit", c.name(), c.body(b).name);
+                    if angle <= limits.full_effect_rad - 1e-3 {
+                        // Past the knee the turn eases toward the limit as documented.
+                        let eased = max - (max - knee) * (-(angle - knee) / (max - knee)).exp();
+                        prop_assert!((turned - eased).abs() <= 2e-3, "{} {}: turned {turned}, documented {eased}", c.name(), c.body(b).name);
+                        prop_assert!(aimed.angle_between(to_target) <= angle - turned + 2e-3, "turned straight toward the target");
+                    }
                 }
                 let with_key = f.specialize(BodyPose::new(Vec3::ZERO, keyed)).rotation;
                 let expected = look * rest.rest.rotation.inverse() * keyed * rest.rest.rotation;

@@ -392,6 +392,12 @@ impl Clip {
                     "needs 0 <= full_effect_rad <= no_effect_rad",
                 ));
             }
+            if !(limits.max_turn_rad.is_finite() && limits.max_turn_rad > 0.0) {
+                return Err(ClipError::invalid(
+                    format!("channels[{i}].mode.look_at.max_turn_rad"),
+                    "needs a finite turn above 0",
+                ));
+            }
         }
         let period = self.looping.then_some(self.duration_secs);
         for c in &mut self.channels {

@@ -56,11 +56,20 @@ pub enum ScaleMode {
 
 /// The soft limits of look-at: full effect while the target is within `full_effect_rad` of
 /// the body's rest forward, fading smoothly to none at `no_effect_rad`, so a head never
-/// snaps round to look behind itself and a creature's other head can take over.
+/// snaps round to look behind itself and a creature's other head can take over. The turn
+/// itself eases toward `max_turn_rad` past half of it, as a neck's joint limit would: a head
+/// sent to look steeply down at a target near the body otherwise turned its mouth into its
+/// own chest, and heads side by side turned into each other.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LookAtLimits {
     pub full_effect_rad: f32,
     pub no_effect_rad: f32,
+    #[serde(default = "default_max_turn")]
+    pub max_turn_rad: f32,
+}
+
+fn default_max_turn() -> f32 {
+    60f32.to_radians()
 }
 
 impl Default for LookAtLimits {
@@ -68,6 +77,7 @@ impl Default for LookAtLimits {
         LookAtLimits {
             full_effect_rad: 90f32.to_radians(),
             no_effect_rad: 150f32.to_radians(),
+            max_turn_rad: default_max_turn(),
         }
     }
 }
@@ -372,5 +382,21 @@ fn look_rotation(mode: &MovementMode, body: &RestBody, target: Option<Vec3>) -> 
     if effect <= 0.0 {
         return Quat::IDENTITY;
     }
-    partial_rotation_arc(forward, to_target, effect)
+    let turn = soft_limit(angle * effect, limits.max_turn_rad);
+    partial_rotation_arc(
+        forward,
+        to_target,
+        if angle > 1e-6 { turn / angle } else { 0.0 },
+    )
+}
+
+/// `x` unchanged up to half of `limit`, then easing toward `limit` without reaching it:
+/// C1 continuous, so a target sweeping past the limit slows the turn instead of stopping it.
+fn soft_limit(x: f32, limit: f32) -> f32 {
+    let knee = 0.5 * limit;
+    if x <= knee || limit <= 0.0 {
+        return x;
+    }
+    let room = limit - knee;
+    limit - room * (-(x - knee) / room).exp()
 }

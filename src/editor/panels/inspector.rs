@@ -497,6 +497,21 @@ fn mode_ui(ui: &mut egui::Ui, mode: &mut MovementMode, tracker: &mut DragTracker
             mode.look_at.full_effect_rad = full.to_radians();
             mode.look_at.no_effect_rad = none.to_radians();
         }
+        let mut max_turn = mode.look_at.max_turn_rad.to_degrees();
+        ui.horizontal(|ui| {
+            let l = ui.label("turning at most");
+            let r = ui
+                .add(
+                    egui::DragValue::new(&mut max_turn)
+                        .range(1.0..=180.0)
+                        .suffix("°"),
+                )
+                .labelled_by(l.id);
+            tracker.track(&r, "Look-at limits");
+        });
+        if max_turn.is_finite() && max_turn > 0.0 {
+            mode.look_at.max_turn_rad = max_turn.to_radians();
+        }
     }
 }
 
