@@ -72,6 +72,18 @@ fn needs(predicate: Predicate) -> Branch {
     }
 }
 
+/// A branched action's predicates (paper section 4.1.1): graspers, and a spine upright or
+/// prone as `upright` says.
+fn graspers_and_spine(upright: bool) -> Vec<Branch> {
+    vec![
+        needs(Predicate::HasGraspers),
+        Branch {
+            predicate: Predicate::UprightSpine,
+            expect: upright,
+        },
+    ]
+}
+
 fn idle_breathe() -> Clip {
     let mut clip = Clip::new("idle_breathe", 3.0);
     clip.intent = "Loopable breathing on any creature: the spine rises and falls by 0.6% of the creature's size and heads sway gently.".into();
@@ -99,13 +111,7 @@ fn idle_breathe() -> Clip {
 fn wave_branch(name: &str, intent: &str, upright: bool, lift: f32, rotation: RotationMode) -> Clip {
     let mut clip = Clip::new(name, 2.4);
     clip.intent = intent.into();
-    clip.branches = vec![
-        needs(Predicate::HasGraspers),
-        Branch {
-            predicate: Predicate::UprightSpine,
-            expect: upright,
-        },
-    ];
+    clip.branches = graspers_and_spine(upright);
     let mut hand = Channel::new("hand", ContextQuery::cap(Cap::Grasper));
     hand.mode = mode(PositionMode::RestRelative, rotation, ScaleMode::LimbLength);
     hand.variant = single(None, SideConstraint::None);
@@ -198,13 +204,7 @@ fn reach_target() -> Clip {
 fn pick_up_branch(name: &str, intent: &str, upright: bool, bend_deg: f32, ahead: f32) -> Clip {
     let mut clip = Clip::new(name, 2.0);
     clip.intent = intent.into();
-    clip.branches = vec![
-        needs(Predicate::HasGraspers),
-        Branch {
-            predicate: Predicate::UprightSpine,
-            expect: upright,
-        },
-    ];
+    clip.branches = graspers_and_spine(upright);
     let mut hand = Channel::new("grasp", ContextQuery::cap(Cap::Grasper));
     hand.mode = mode(
         PositionMode::GroundRelative,

@@ -470,3 +470,31 @@ fn file_bake_writes_one_glb_per_creature_the_clip_plays_on() {
         }
     }
 }
+
+/// The look-at turn limit is an inspector field in degrees, like the fade angles beside it:
+/// typed in, it changes the clip; undo puts it back.
+#[test]
+fn the_look_at_turn_limit_is_typed_in_the_inspector_and_undone() {
+    let mut h = editor();
+    // nod_lookat: six clips before wave in the sample project.
+    for _ in 0..6 {
+        h.key_press(Key::PageUp);
+    }
+    h.run();
+    assert_eq!(clip(&h).name, "nod_lookat");
+    let limit = |h: &Harness<'_, App>| clip(h).channels[0].mode.look_at.max_turn_rad.to_degrees();
+    assert!((limit(&h) - 60.0).abs() < 1e-3, "{}", limit(&h));
+    let field = |h: &mut Harness<'_, App>, act: &dyn Fn(&egui_kittest::Node<'_>)| {
+        act(&h.get_by_role_and_label(egui::accesskit::Role::SpinButton, "turning at most"));
+        h.run();
+    };
+    field(&mut h, &|n| n.scroll_to_me());
+    field(&mut h, &|n| n.focus());
+    field(&mut h, &|n| n.type_text("35"));
+    h.key_press(Key::Enter);
+    h.run();
+    assert!((limit(&h) - 35.0).abs() < 1e-3, "{}", limit(&h));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!((limit(&h) - 60.0).abs() < 1e-3, "{}", limit(&h));
+}

@@ -471,48 +471,39 @@ fn mode_ui(ui: &mut egui::Ui, mode: &mut MovementMode, tracker: &mut DragTracker
     if mode.rotation == RotationMode::LookAt {
         let mut full = mode.look_at.full_effect_rad.to_degrees();
         let mut none = mode.look_at.no_effect_rad.to_degrees();
-        ui.horizontal(|ui| {
-            let l = ui.label("Look-at full effect within");
-            let r = ui
-                .add(
-                    egui::DragValue::new(&mut full)
-                        .range(0.0..=180.0)
-                        .suffix("°"),
-                )
-                .labelled_by(l.id);
-            tracker.track(&r, "Look-at limits");
-        });
-        ui.horizontal(|ui| {
-            let l = ui.label("no effect beyond");
-            let r = ui
-                .add(
-                    egui::DragValue::new(&mut none)
-                        .range(0.0..=180.0)
-                        .suffix("°"),
-                )
-                .labelled_by(l.id);
-            tracker.track(&r, "Look-at limits");
-        });
+        let mut max_turn = mode.look_at.max_turn_rad.to_degrees();
+        angle_row(ui, "Look-at full effect within", &mut full, 0.0, tracker);
+        angle_row(ui, "no effect beyond", &mut none, 0.0, tracker);
+        angle_row(ui, "turning at most", &mut max_turn, 1.0, tracker);
         if full.is_finite() && none.is_finite() && full <= none {
             mode.look_at.full_effect_rad = full.to_radians();
             mode.look_at.no_effect_rad = none.to_radians();
         }
-        let mut max_turn = mode.look_at.max_turn_rad.to_degrees();
-        ui.horizontal(|ui| {
-            let l = ui.label("turning at most");
-            let r = ui
-                .add(
-                    egui::DragValue::new(&mut max_turn)
-                        .range(1.0..=180.0)
-                        .suffix("°"),
-                )
-                .labelled_by(l.id);
-            tracker.track(&r, "Look-at limits");
-        });
         if max_turn.is_finite() && max_turn > 0.0 {
             mode.look_at.max_turn_rad = max_turn.to_radians();
         }
     }
+}
+
+/// One labelled look-at angle in degrees, from `least` to 180.
+fn angle_row(
+    ui: &mut egui::Ui,
+    label: &str,
+    degrees: &mut f32,
+    least: f32,
+    tracker: &mut DragTracker,
+) {
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        let r = ui
+            .add(
+                egui::DragValue::new(degrees)
+                    .range(least..=180.0)
+                    .suffix("°"),
+            )
+            .labelled_by(l.id);
+        tracker.track(&r, "Look-at limits");
+    });
 }
 
 fn clip_ui(ui: &mut egui::Ui, clip: &mut Clip, tracker: &mut DragTracker) {
