@@ -245,17 +245,19 @@ fn pick_up() -> Clip {
     )
 }
 
-/// A prone creature bends only slightly: the top of its spine is its neck and head, and a
-/// deep bend drove the head into the ground and lifted the hips off planted feet. The limb's
-/// give does the reaching, nearly straight down: farther ahead, a hand under the belly swept
-/// through the legs in front of it (the prone cells passed 121 of 137 at 0.3 arm lengths
-/// ahead; at 0.1, 125).
+/// A prone creature bends only slightly: the top of its spine is its front half, neck and
+/// head. A deep bend drove the head into the ground and lifted the hips off planted feet;
+/// even 8 degrees lowered the front legs' shoulders farther than planted front feet could
+/// follow as the creature walked (5 cells slipped; at 4 degrees none do). The limb's give
+/// does the reaching, nearly straight down: farther ahead, a hand under the belly swept
+/// through the legs in front of it. The prone cells pass 121 of 137 at 0.3 arm lengths
+/// ahead and 8 degrees, 125 at 0.1, 132 at 0.1 and 4 degrees.
 fn pick_up_prone() -> Clip {
     pick_up_branch(
         "pick_up_prone",
         "A prone creature brings one grasper down to the ground and back up with a slight bend, on time whatever its grasper height: the branch of pick_up for creatures whose spine is not upright.",
         false,
-        8.0,
+        4.0,
         0.1,
     )
 }
