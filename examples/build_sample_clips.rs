@@ -174,7 +174,7 @@ fn wave_prone() -> Clip {
 
 fn reach_target() -> Clip {
     let mut clip = Clip::new("reach_target", 1.8);
-    clip.intent = "Reach one grasper to external target 0 in an arc and back; the game picks the grasper, e.g. the one closest to the target.".into();
+    clip.intent = "Reach one grasper to external target 0 in a slight underhand arc and back; the game picks the grasper, e.g. the one closest to the target.".into();
     clip.branches = vec![needs(Predicate::HasGraspers)];
     let mut hand = Channel::new("reach", ContextQuery::cap(Cap::Grasper));
     hand.mode = mode(
@@ -185,9 +185,15 @@ fn reach_target() -> Clip {
     hand.secondary = Some(SecondaryContext::ExternalTarget(0));
     hand.variant = single(None, SideConstraint::None);
     hand.require = true;
+    // The arc dips a tenth of the arm below the line to the target. Arched a fifth above it,
+    // a hanging arm came up high early and straightened while the goal still rushed on
+    // toward a target beyond reach: the shoulder snapped round in two frames (jitter) on
+    // the biped, the giant, branching_leg and the floater, and belly graspers arched into
+    // their trunk. Dipping, 10 more of the grid's 168 reach cells pass, those four among
+    // them, and none newly fails.
     hand.position = positions(&[
         (0.0, [0.0, 0.0, 0.0]),
-        (0.3, [0.45, 0.2, 0.0]),
+        (0.3, [0.45, -0.1, 0.0]),
         (0.6, [1.0, 0.0, 0.0]),
         (1.1, [1.0, 0.0, 0.0]),
         (1.8, [0.0, 0.0, 0.0]),
