@@ -117,14 +117,14 @@ fn wave_branch(name: &str, intent: &str, upright: bool, lift: f32, rotation: Rot
     hand.variant = single(None, SideConstraint::None);
     hand.require = true;
     // A prone creature's arm often points straight ahead already: farther ahead is out of reach.
-    let (up, ahead) = (lift, if upright { 0.15 } else { 0.0 });
+    let ahead = if upright { 0.15 } else { 0.0 };
     hand.position = positions(&[
         (0.0, [0.0, 0.0, 0.0]),
-        (0.5, [0.25, up, ahead]),
-        (0.8, [0.35, up, ahead]),
-        (1.1, [0.15, up, ahead]),
-        (1.4, [0.35, up, ahead]),
-        (1.7, [0.2, up, ahead]),
+        (0.5, [0.25, lift, ahead]),
+        (0.8, [0.35, lift, ahead]),
+        (1.1, [0.15, lift, ahead]),
+        (1.4, [0.35, lift, ahead]),
+        (1.7, [0.2, lift, ahead]),
         (2.4, [0.0, 0.0, 0.0]),
     ]);
     hand.rotation = rotations(&[
