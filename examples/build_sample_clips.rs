@@ -389,7 +389,7 @@ fn clap() -> Clip {
 
 fn pass_fruit() -> Clip {
     let mut clip = Clip::new("pass_fruit", 2.2);
-    clip.intent = "Hand a fruit from one grasper to another (any two of the front graspers): the giver reaches half way, the receiver meets it and takes it.".into();
+    clip.intent = "Hand a fruit from one front grasper to another on the other side of the body: the giver reaches half way, the receiver meets it and takes it.".into();
     clip.branches = vec![needs(Predicate::MinCount {
         cap: Cap::Grasper,
         count: 2,
@@ -406,10 +406,13 @@ fn pass_fruit() -> Clip {
                 (2.2, [0.0; 3]),
             ],
         ),
+        // Across the body: front graspers on one side are often a front and a middle pair
+        // of arms, and a fruit handed along the flank between them met inside the arms
+        // (4 cells of the grid; no creature that bound stops binding).
         toward_other_grasper(
             "receiver",
             leading_graspers(),
-            single(Some("receiver"), SideConstraint::None),
+            single(Some("receiver"), SideConstraint::Opposite),
             &[
                 (0.0, [0.0; 3]),
                 (0.8, [0.25, 0.086, -0.172]),
