@@ -395,3 +395,36 @@ fn a_biped_brings_its_hand_to_its_mouth_in_front_of_its_chest() {
         }
     }
 }
+
+/// A failure found while walking is reported at the clip's own time, as the editor shows the
+/// clip: the walking run plays a second of warm-up before it measures, so frame `f` of the
+/// run is update `fps + f + 1` of the clip (the roar on the wavy-spined creature drags a
+/// planted front foot as it rears).
+#[test]
+fn a_walking_failure_is_timed_by_the_clip_clock() {
+    let clip = Arc::new(common::clip("roar").clone());
+    let config = ValidationConfig::default();
+    let cell = check_cell(&clip, &arc_creature("wavy_spine"), &config);
+    let walking: Vec<_> = cell
+        .variants
+        .iter()
+        .flat_map(|v| &v.failures)
+        .filter(|f| f.walking)
+        .collect();
+    assert!(
+        !walking.is_empty(),
+        "the wavy spine no longer slips: pick another cell"
+    );
+    let dt = 1.0 / config.fps;
+    for f in walking {
+        let updates = config.fps as usize + f.frame + 1;
+        let clock = (updates as f32 * dt) % clip.duration_secs;
+        assert!(
+            (f.time_secs - clock).abs() < 1e-3,
+            "{:?} at {} s, frame {}: the clip was at {clock} s",
+            f.check,
+            f.time_secs,
+            f.frame
+        );
+    }
+}
