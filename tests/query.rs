@@ -4,11 +4,12 @@
 
 mod common;
 
-use anymorph::runtime::creature::{Cap, Creature};
+use anymorph::runtime::creature::{Cap, Creature, CreatureBuilder};
 use anymorph::runtime::query::{
     CENTER_ZONE_FRACTION, CapFilter, ContextQuery, Extent, FrontBack, LeftRight, LimbModifier,
     QuerySpace, TopBottom,
 };
+use glam::Vec3;
 use serde_json::json;
 
 fn names(c: &Creature, q: &ContextQuery) -> Vec<String> {
@@ -108,8 +109,70 @@ fn setspace_splits_a_clump_the_creature_bounds_cannot() {
     assert!(
         feet_back.contains(&"hind_foot_r".into()) && !feet_back.contains(&"front_foot_r".into())
     );
-    // The middle pair is in the setspace's centre zone, so both halves include it.
-    assert!(feet_front.contains(&"mid_foot_l".into()) || feet_back.contains(&"mid_foot_l".into()));
+    // The middle feet sit just beyond the centre zone of the feet's box, so they are front.
+    assert!(feet_front.contains(&"mid_foot_l".into()) && !feet_back.contains(&"mid_foot_l".into()));
+    // A set with no spread on an axis is all in its centre zone, and then each side keeps all
+    // of it: the two claws side by side are both front and both back of their own box.
+    for side in ["front", "back"] {
+        let claws = names(
+            c,
+            &query(json!({"cap": "grasper", "front_back": side, "space": "setspace"})),
+        );
+        assert_eq!(claws, ["raptor_claw_l", "raptor_claw_r"], "{side}");
+    }
+}
+
+/// A trunk with three pairs of arms along it, front to back.
+fn three_pairs_of_arms() -> Creature {
+    let mut b = CreatureBuilder::new("three_pairs");
+    b.bone(
+        "spine",
+        None,
+        &[Cap::Spine, Cap::Root],
+        Vec3::new(0.0, 1.0, -1.0),
+        Vec3::new(0.0, 1.0, 1.0),
+        0.2,
+    );
+    for (i, z) in [0.8, 0.0, -0.8].into_iter().enumerate() {
+        let arm = format!("arm{i}_l");
+        b.bone(
+            &arm,
+            Some("spine"),
+            &[],
+            Vec3::new(0.2, 1.0, z),
+            Vec3::new(0.6, 0.8, z),
+            0.05,
+        );
+        b.bone(
+            &format!("hand{i}_l"),
+            Some(&arm),
+            &[Cap::Grasper],
+            Vec3::new(0.6, 0.8, z),
+            Vec3::new(0.7, 0.7, z),
+            0.04,
+        );
+    }
+    b.mirror_left();
+    b.build().unwrap()
+}
+
+#[test]
+fn setspace_sides_leave_out_a_middle_pair() {
+    // Setspace splits a clump: of three pairs of arms the middle pair is neither the front
+    // nor the back one, or "a front hand" could be the one behind another arm.
+    let c = three_pairs_of_arms();
+    let side = |s: &str| {
+        names(
+            &c,
+            &query(json!({"cap": "grasper", "front_back": s, "space": "setspace"})),
+        )
+    };
+    assert_eq!(side("front"), ["hand0_l", "hand0_r"]);
+    assert_eq!(side("back"), ["hand2_l", "hand2_r"]);
+    assert_eq!(side("center"), ["hand1_l", "hand1_r"]);
+    // The creature's own halves keep the paper's rule: the sides include the centre zone.
+    let front = names(&c, &query(json!({"cap": "grasper", "front_back": "front"})));
+    assert_eq!(front, ["hand0_l", "hand1_l", "hand0_r", "hand1_r"]);
 }
 
 #[test]

@@ -172,18 +172,35 @@ impl ContextQuery {
             (1, self.top_bottom_zone()),
             (2, self.front_back_zone()),
         ];
+        let strict = self.space == QuerySpace::Setspace;
+        let side_of = |b: BodyId, axis: usize| {
+            let offset = position(b)[axis] - middle[axis];
+            let c = zone_half_width[axis];
+            (offset > c, offset < -c)
+        };
+        // In setspace, a side keeps only the bodies beyond the centre zone when there are any:
+        // three pairs of arms split into front, middle and back, and the middle pair is not a
+        // front one. A set with nothing beyond the zone (one pair of arms) is all on each side.
+        let strict_axes = [0, 1, 2].map(|axis| {
+            strict
+                && candidates.iter().any(|&b| {
+                    let (pos, neg) = side_of(b, axis);
+                    pos || neg
+                })
+        });
         let mut selected: Vec<BodyId> = candidates
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|&b| {
-                let p = position(b);
                 constraints.iter().all(|&(axis, zone)| {
-                    let offset = p[axis] - middle[axis];
-                    let c = zone_half_width[axis];
+                    let (pos, neg) = side_of(b, axis);
+                    let centre = !pos && !neg;
+                    let with_centre = !strict_axes[axis];
                     match zone {
                         Zone::Any => true,
-                        Zone::Positive => offset >= -c,
-                        Zone::Center => offset.abs() <= c,
-                        Zone::Negative => offset <= c,
+                        Zone::Positive => pos || (centre && with_centre),
+                        Zone::Center => centre,
+                        Zone::Negative => neg || (centre && with_centre),
                     }
                 })
             })
