@@ -9,7 +9,9 @@ use anymorph::runtime::clip::{
 };
 use anymorph::runtime::creature::Cap;
 use anymorph::runtime::curve::{Key, KeyedCurve};
-use anymorph::runtime::movement::{MovementMode, PositionMode, RotationMode, ScaleMode};
+use anymorph::runtime::movement::{
+    LookAtLimits, MovementMode, PositionMode, RotationMode, ScaleMode,
+};
 use anymorph::runtime::query::{
     ContextQuery, FrontBack, LeftRight, QuerySpace, SecondaryContext, TopBottom,
 };
@@ -112,7 +114,7 @@ fn wave_branch(name: &str, intent: &str, upright: bool, lift: f32, rotation: Rot
     let mut clip = Clip::new(name, 2.4);
     clip.intent = intent.into();
     clip.branches = graspers_and_spine(upright);
-    let mut hand = Channel::new("hand", ContextQuery::cap(Cap::Grasper));
+    let mut hand = Channel::new("hand", leading_graspers());
     hand.mode = mode(PositionMode::RestRelative, rotation, ScaleMode::LimbLength);
     hand.variant = single(None, SideConstraint::None);
     hand.require = true;
@@ -151,7 +153,7 @@ fn wave_branch(name: &str, intent: &str, upright: bool, lift: f32, rotation: Rot
 fn wave() -> Clip {
     wave_branch(
         "wave",
-        "An upright creature raises one grasper by most of its arm's length and waves it side to side, fingers up: the game picks which grasper. wave_prone is the same wave for prone creatures.",
+        "An upright creature raises one of its front graspers by most of its arm's length and waves it side to side, fingers up: the game picks which one. wave_prone is the same wave for prone creatures.",
         true,
         0.95,
         RotationMode::Absolute,
@@ -165,7 +167,7 @@ fn wave() -> Clip {
 fn wave_prone() -> Clip {
     wave_branch(
         "wave_prone",
-        "A prone creature lifts one grasper by 40% of its arm's length and waves it side to side, rocking it about its rest: the branch of wave for creatures whose spine is not upright.",
+        "A prone creature lifts one of its front graspers by 40% of its arm's length and waves it side to side, rocking it about its rest: the branch of wave for creatures whose spine is not upright.",
         false,
         0.4,
         RotationMode::RestRelative,
@@ -204,14 +206,20 @@ fn reach_target() -> Clip {
 }
 
 /// The pick-up in its two branches (paper section 4.1.1): one hand down to the ground and
-/// back up, on time whatever the grasper's height, while the top of the spine bends by
+/// back up, on time whatever the grasper's height, while the spine bodies `bending` bend by
 /// `bend_deg`. `ahead` is how far in front of its rest the hand reaches the ground, in arm
 /// lengths.
-fn pick_up_branch(name: &str, intent: &str, upright: bool, bend_deg: f32, ahead: f32) -> Clip {
+fn pick_up_branch(
+    name: &str,
+    intent: &str,
+    upright: bool,
+    (bending, bend_deg): (ContextQuery, f32),
+    ahead: f32,
+) -> Clip {
     let mut clip = Clip::new(name, 2.0);
     clip.intent = intent.into();
     clip.branches = graspers_and_spine(upright);
-    let mut hand = Channel::new("grasp", ContextQuery::cap(Cap::Grasper));
+    let mut hand = Channel::new("grasp", leading_graspers());
     hand.mode = mode(
         PositionMode::GroundRelative,
         RotationMode::RestRelative,
@@ -225,7 +233,7 @@ fn pick_up_branch(name: &str, intent: &str, upright: bool, bend_deg: f32, ahead:
         (1.1, [0.0, 1.0, ahead]),
         (2.0, [0.0, 0.0, 0.0]),
     ]);
-    let mut bend = Channel::new("bend", top_of_spine());
+    let mut bend = Channel::new("bend", bending);
     bend.rotation = rotations(&[
         (0.0, Quat::IDENTITY),
         (0.8, Quat::from_rotation_x(deg(bend_deg))),
@@ -237,16 +245,18 @@ fn pick_up_branch(name: &str, intent: &str, upright: bool, bend_deg: f32, ahead:
     clip
 }
 
-/// An upright creature bows from the chest (50 degrees) and reaches the ground half an arm
-/// ahead. With the prone branch's slight bend the hand's pull alone bent the spine, which
-/// folded onto itself or shook on long upright spines (the upright cells passed 17 of 31;
-/// bowing, 21).
+/// An upright creature bows deeply from the hips (85 degrees: every spine body in the top
+/// half of the creature, its pelvis too) and reaches the ground half an arm ahead. With the
+/// prone branch's slight bend the hand's pull alone bent the spine, which folded onto itself
+/// or shook on long upright spines: the upright cells passed 17 of 31. Bowing 50 degrees
+/// from the chest, 21; from the chest alone the hand still had to stretch the spine down to
+/// the ground on creatures with short arms. Bowing from the hips, 30.
 fn pick_up() -> Clip {
     pick_up_branch(
         "pick_up",
-        "An upright creature bows and brings one grasper down to the ground and back up, on time on every creature whatever its grasper height. pick_up_prone is the branch for prone creatures.",
+        "An upright creature bows and brings one of its front graspers down to the ground and back up, on time on every creature whatever its grasper height. pick_up_prone is the branch for prone creatures.",
         true,
-        50.0,
+        (upper_body(), 85.0),
         0.5,
     )
 }
@@ -261,17 +271,18 @@ fn pick_up() -> Clip {
 fn pick_up_prone() -> Clip {
     pick_up_branch(
         "pick_up_prone",
-        "A prone creature brings one grasper down to the ground and back up with a slight bend, on time whatever its grasper height: the branch of pick_up for creatures whose spine is not upright.",
+        "A prone creature brings one of its front graspers down to the ground and back up with a slight bend, on time whatever its grasper height: the branch of pick_up for creatures whose spine is not upright.",
         false,
-        4.0,
+        (top_of_spine(), 4.0),
         0.1,
     )
 }
 
 /// The front graspers among the graspers themselves (setspace): a creature with arms along
-/// its body eats and claps with the front pair; a hind hand brought forward to the mouth
-/// passed through the front arm's shoulder (26 cells of the grid; clapping 9 more). A
-/// creature whose hands are side by side keeps them all.
+/// its body eats, claps, waves and picks up with the front pair; a hind hand brought forward
+/// to the mouth passed through the front arm's shoulder (26 cells of the grid; clapping 9
+/// more), and a middle pair waving or reaching down swept through the front arm. A creature
+/// whose hands are side by side keeps them all.
 fn leading_graspers() -> ContextQuery {
     ContextQuery {
         front_back: FrontBack::Front,
@@ -286,6 +297,15 @@ fn top_of_spine() -> ContextQuery {
     ContextQuery {
         top_bottom: TopBottom::Top,
         space: QuerySpace::Setspace,
+        ..ContextQuery::cap(Cap::Spine)
+    }
+}
+
+/// The spine bodies in the top half of the whole creature: an upright creature's pelvis,
+/// chest, neck and head, where the legs are below.
+fn upper_body() -> ContextQuery {
+    ContextQuery {
+        top_bottom: TopBottom::Top,
         ..ContextQuery::cap(Cap::Spine)
     }
 }
@@ -426,23 +446,35 @@ fn pass_fruit() -> Clip {
     clip
 }
 
+/// The nod dips 8 degrees below the look. At 14 a head looking down at a low target nodded
+/// its mouth into what sits below it: the hexapod's into its claw's coxa, a long-necked
+/// head into its own trunk (the cells passed 179 of 185; at 8 degrees, 182). A head turns
+/// at most 40 degrees toward the target (eased from 20): the target sweeps about 30 degrees
+/// either side, and at the default 60 the heads of a many-headed creature turned into their
+/// neighbours' necks (183 at 45 degrees, 184 at 40).
 fn nod_lookat() -> Clip {
     let mut clip = Clip::new("nod_lookat", 2.0);
     clip.intent = "Every head turns to look at external target 0 and nods while looking; heads facing away from it fade out of the look.".into();
     clip.looping = true;
     let mut look = Channel::new("look", ContextQuery::cap(Cap::Head));
-    look.mode = mode(
-        PositionMode::RestRelative,
-        RotationMode::LookAt,
-        ScaleMode::None,
-    );
+    look.mode = MovementMode {
+        look_at: LookAtLimits {
+            max_turn_rad: 40f32.to_radians(),
+            ..LookAtLimits::default()
+        },
+        ..mode(
+            PositionMode::RestRelative,
+            RotationMode::LookAt,
+            ScaleMode::None,
+        )
+    };
     look.secondary = Some(SecondaryContext::ExternalTarget(0));
     look.require = true;
     look.rotation = rotations(&[
         (0.0, Quat::IDENTITY),
-        (0.4, Quat::from_rotation_x(deg(14.0))),
+        (0.4, Quat::from_rotation_x(deg(8.0))),
         (0.8, Quat::from_rotation_x(deg(-4.0))),
-        (1.2, Quat::from_rotation_x(deg(14.0))),
+        (1.2, Quat::from_rotation_x(deg(8.0))),
         (1.6, Quat::IDENTITY),
         (2.0, Quat::IDENTITY),
     ]);
@@ -543,12 +575,14 @@ fn roar() -> Clip {
     // On a prone creature the top of the spine carries the front legs: reared 15 degrees
     // and thrust 10, its shoulders rose and fell farther than planted front feet could
     // follow, and a creature roaring as it walked dragged them (12 cells slipped, 21 of
-    // 158 prone cells failed). At 10 and 5 degrees 5 fail; upright creatures pass either way.
+    // 158 prone cells failed). At 10 and 5 degrees 2 still fail: the snake's thrust sank
+    // its neck into the ground, and the wavy spine's front feet slipped. At 6 and 4 none
+    // do; upright creatures pass either way, the open mouth carries the roar.
     rear.rotation = rotations(&[
         (0.0, Quat::IDENTITY),
-        (0.6, Quat::from_rotation_x(deg(-10.0))),
-        (1.2, Quat::from_rotation_x(deg(5.0))),
-        (1.8, Quat::from_rotation_x(deg(4.0))),
+        (0.6, Quat::from_rotation_x(deg(-6.0))),
+        (1.2, Quat::from_rotation_x(deg(4.0))),
+        (1.8, Quat::from_rotation_x(deg(3.0))),
         (2.5, Quat::IDENTITY),
     ]);
     let mut jaw = Channel::new("jaw", ContextQuery::cap(Cap::Mouth));

@@ -11,6 +11,7 @@ use anymorph::runtime::curve::KeyedCurve;
 use anymorph::runtime::eval::{EvalInput, Goals, default_external_target};
 use anymorph::runtime::ik::{IkSolver, IkTuning};
 use anymorph::runtime::math::{mirror_point, rotation_angle_between};
+use anymorph::runtime::movement::LookAtLimits;
 use anymorph::runtime::pipeline::{Pipeline, clip_local_time};
 use anymorph::runtime::query::ContextQuery;
 use glam::{Quat, Vec3};
@@ -121,9 +122,17 @@ fn the_right_hand_variant_is_the_mirror_of_the_left() {
     let clip = common::clip("wave");
     for name in ["biped", "four_armed", "giant", "tiny"] {
         let c = common::creature(name);
+        // The wave's left grasper (the four-armed's lower, front pair) and its twin.
+        let left = clip.channels[0]
+            .context
+            .select(c)
+            .into_iter()
+            .map(|b| c.body(b).name.clone())
+            .find(|n| n.ends_with("_l"));
+        let Some(left) = left else { continue };
         let (l, r) = (
-            c.find("hand_l").or(c.find("paw_l")),
-            c.find("hand_r").or(c.find("paw_r")),
+            c.find(&left),
+            c.find(&format!("{}_r", left.trim_end_matches("_l"))),
         );
         let (Some(l), Some(r)) = (l, r) else { continue };
         for t in [0.5, 0.8, 1.25] {
@@ -271,7 +280,10 @@ fn clapping_hands_meet_in_the_middle() {
 
 #[test]
 fn look_at_turns_every_head_toward_the_target() {
-    let clip = common::clip("nod_lookat");
+    // At the default turn limit (the sample clip turns at most 40 degrees).
+    let mut clip = common::clip("nod_lookat").clone();
+    clip.channels[0].mode.look_at = LookAtLimits::default();
+    let clip = &clip;
     let c = common::creature("twoheaded");
     let heads = ContextQuery::cap(Cap::Head).select(c);
     assert_eq!(heads.len(), 2);

@@ -398,13 +398,13 @@ fn a_biped_brings_its_hand_to_its_mouth_in_front_of_its_chest() {
 
 /// A failure found while walking is reported at the clip's own time, as the editor shows the
 /// clip: the walking run plays a second of warm-up before it measures, so frame `f` of the
-/// run is update `fps + f + 1` of the clip (the roar on the wavy-spined creature drags a
-/// planted front foot as it rears).
+/// run is update `fps + f + 1` of the clip (the branching-legged biped bowing deeply to
+/// pick up as it walks drags a planted front foot).
 #[test]
 fn a_walking_failure_is_timed_by_the_clip_clock() {
-    let clip = Arc::new(common::clip("roar").clone());
+    let clip = Arc::new(common::clip("pick_up").clone());
     let config = ValidationConfig::default();
-    let cell = check_cell(&clip, &arc_creature("wavy_spine"), &config);
+    let cell = check_cell(&clip, &arc_creature("branching_leg"), &config);
     let walking: Vec<_> = cell
         .variants
         .iter()
@@ -413,7 +413,7 @@ fn a_walking_failure_is_timed_by_the_clip_clock() {
         .collect();
     assert!(
         !walking.is_empty(),
-        "the wavy spine no longer slips: pick another cell"
+        "the branching leg no longer slips: pick another cell"
     );
     let dt = 1.0 / config.fps;
     for f in walking {
