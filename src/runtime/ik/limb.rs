@@ -17,7 +17,7 @@ pub(super) const NO_PARTICLE: u16 = u16::MAX;
 
 /// How far a hand's goal deep in a trunk body leans toward the side the hand hangs on at
 /// rest as it is pushed out (relative to straight out, at the body's axis).
-const HAND_SIDE_LEAN: f32 = 0.3;
+pub const HAND_SIDE_LEAN: f32 = 0.3;
 
 /// The least bend at rest (radians) of a joint that a chain of hinges may pass through.
 const HINGE_MIN_BEND: f32 = 0.35;

@@ -19,6 +19,7 @@ mod spline;
 mod tuning;
 
 pub use debug::{ConstraintKind, DebugConstraint, DebugParticle, IkDebug, IkPhase};
+pub use limb::HAND_SIDE_LEAN;
 pub use tuning::{IkTuning, LimbTuning, SpineTuning};
 
 use crate::runtime::creature::Creature;
