@@ -364,6 +364,13 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
+    fn rest_pose(c: &Creature) -> Vec<BodyPose> {
+        c.bodies()
+            .iter()
+            .map(|b| BodyPose::new(b.position, b.rotation))
+            .collect()
+    }
+
     /// A hand's goal raised through the biped's chest, across its axis (the chest's capsule
     /// runs left to right): where the check expects the hand stays on the side the hand
     /// hangs on, below the axis, and moves with the goal, as the IK keeps it. Pushed
@@ -374,11 +381,7 @@ mod tests {
         let creatures = crate::samples::creatures().unwrap();
         let c = creatures.iter().find(|c| c.name() == "biped").unwrap();
         let (hand, chest) = (c.find("hand_l").unwrap(), c.find("spine_2").unwrap());
-        let rest: Vec<BodyPose> = c
-            .bodies()
-            .iter()
-            .map(|b| BodyPose::new(b.position, b.rotation))
-            .collect();
+        let rest = rest_pose(c);
         let overlaps = Overlaps::of(c);
         let centre = c.body(chest).position + Vec3::X * 0.05;
         let steps = 40;
@@ -426,11 +429,7 @@ mod tests {
         let creatures = crate::samples::creatures().unwrap();
         let biped = creatures.iter().find(|c| c.name() == "biped").unwrap();
         let id = |n: &str| biped.bodies().iter().position(|b| b.name == n).unwrap();
-        let rest: Vec<BodyPose> = biped
-            .bodies()
-            .iter()
-            .map(|b| BodyPose::new(b.position, b.rotation))
-            .collect();
+        let rest = rest_pose(biped);
         let overlaps = Overlaps::of(biped);
         let (hand, belly) = (id("hand_l"), id("spine_1"));
         let turn = rest[hand].rotation;
@@ -460,11 +459,7 @@ mod tests {
     fn a_goal_pushed_beyond_reach_is_brought_back_and_pushed_out_again() {
         let mut pushed_beyond = 0;
         for c in crate::samples::creatures().unwrap() {
-            let rest: Vec<BodyPose> = c
-                .bodies()
-                .iter()
-                .map(|b| BodyPose::new(b.position, b.rotation))
-                .collect();
+            let rest = rest_pose(&c);
             let overlaps = Overlaps::of(&c);
             let bounds = c.bounds();
             for hand in
@@ -516,11 +511,7 @@ mod tests {
         let biped = creatures.iter().find(|c| c.name() == "biped").unwrap();
         let id = |n: &str| biped.bodies().iter().position(|b| b.name == n).unwrap();
         let limits = StretchLimits::of(&crate::runtime::ik::IkTuning::default());
-        let rest: Vec<BodyPose> = biped
-            .bodies()
-            .iter()
-            .map(|b| BodyPose::new(b.position, b.rotation))
-            .collect();
+        let rest = rest_pose(biped);
         let (worst, _) = worst_stretch(biped, &rest, limits).unwrap();
         assert!(worst < 1e-5, "the rest pose stretches nothing: {worst}");
         // Moves `b` and everything below it along its bone, by `f` of the bone's length.
