@@ -23,6 +23,9 @@ pub(super) struct Scratch {
     /// Per spine particle, the rotation its spline segments end with (see `spine_poses`).
     pub curve_rotation: Vec<Quat>,
     pub frame_tangents: Vec<Vec3A>,
+    /// Per body, the joint the spine pass placed it at: the bone aim reads them back
+    /// instead of working them out of the posed centres again.
+    pub joint: Vec<Vec3A>,
 }
 
 /// Marks a body with several spine children in [`Scratch::only_child`].
@@ -139,6 +142,9 @@ pub(super) fn spine_poses(
     tangents(plan, p, root.delta, &mut scratch.tangent);
     scratch.curve_rotation.resize(count, Quat::IDENTITY);
     scratch.curve_rotation[0] = root.rotation;
+    if scratch.joint.len() < rig.len() {
+        scratch.joint.resize(rig.len(), Vec3A::ZERO);
+    }
     for (i, q) in plan.particles.iter().enumerate().skip(1) {
         let b = q.body as usize;
         let rest = root.delta * plan.rest_tangent[i];
@@ -172,6 +178,7 @@ pub(super) fn spine_poses(
             rotation
         };
         out[b] = pose(p[i], rotation, rig, b, &mut scratch.delta);
+        scratch.joint[b] = p[i];
     }
     for seg in &plan.segments {
         segment_poses(seg, rig, p, scratch, out);
@@ -220,11 +227,15 @@ pub(super) fn spine_aim_pairs(plan: &SpinePlan, rig: &Rig) -> Vec<AimPair> {
             // Bodies the spine pass does not place (past the last particle) follow their
             // parent later; their pose there is stale.
             (b != rig.root as usize && c != NONE && c != MANY && placed[b] && placed[c as usize])
-                .then_some(AimPair {
+                .then(|| AimPair {
                     body: b as u32,
                     child: c,
+                    rest_bone: rig.pivot[c as usize] - rig.pivot[b],
                     rotation_goal: rotation_goal[b],
                 })
+                // A bone this short fixes no direction to aim along; a turn preserves its
+                // length, so that is known here once and for all.
+                .filter(|pair| pair.rest_bone.length() >= AIM_SHORTEST * rig.size)
         })
         .collect()
 }
@@ -234,6 +245,8 @@ pub(super) fn spine_aim_pairs(plan: &SpinePlan, rig: &Rig) -> Vec<AimPair> {
 pub(super) struct AimPair {
     pub body: u32,
     pub child: u32,
+    /// Its rest bone: the child's rest joint minus its own, in the character's rest frame.
+    pub rest_bone: Vec3A,
     /// The body carries a rotation goal: it keeps the goal's rotation while its bone is
     /// within a hair of its child (rest goals must give the rest pose exactly, and the
     /// spline's interior bodies are placed only to about 1e-4), and turns fully once it is
@@ -246,6 +259,9 @@ pub(super) struct AimPair {
 const GOAL_AIM_START: f32 = 2e-3;
 const GOAL_AIM_FULL: f32 = 8e-3;
 
+/// Bones and chords shorter than this fraction of the creature's size are not aimed.
+const AIM_SHORTEST: f32 = 0.01;
+
 /// Turns every spine body the spine pass placed that has a single spine child, placed too,
 /// by the least arc that puts its rest bone (its joint to the child's) onto the posed one.
 /// Tangent and transported frames follow the curve, but where the spine bends hard the
@@ -254,23 +270,28 @@ const GOAL_AIM_FULL: f32 = 8e-3;
 /// is kept. The root and ends of the spine carrying a goal keep the rotation they were given;
 /// a body jointed to the root turns like any other (only its joint is held by the root).
 fn aim_spine_bones(plan: &SpinePlan, rig: &Rig, scratch: &mut Scratch, out: &mut [BodyPose]) {
-    let shortest = 0.01 * rig.size;
-    let joint = |out: &[BodyPose], b: usize| {
-        Vec3A::from(out[b].position) - out[b].rotation * rig.centre_from_pivot[b]
-    };
+    let shortest_sq = (AIM_SHORTEST * rig.size).powi(2);
+    // The turn's angle is `2 acos |w|`: compared through `|w|`, no arccosine for a goal's
+    // body left within a hair of its child (most of them) or turned well past it.
+    let (still_w, full_w) = ((0.5 * GOAL_AIM_START).cos(), (0.5 * GOAL_AIM_FULL).cos());
     for pair in &plan.aim_pairs {
         let (b, c) = (pair.body as usize, pair.child as usize);
-        let from = joint(out, b);
-        let bone = out[b].rotation * (rig.inv_rotation[b] * (rig.pivot[c] - rig.pivot[b]));
-        let chord = joint(out, c) - from;
-        if bone.length() < shortest || chord.length() < shortest {
+        let from = scratch.joint[b];
+        let chord = scratch.joint[c] - from;
+        if chord.length_squared() < shortest_sq {
             continue;
         }
+        let bone = scratch.delta[b] * pair.rest_bone;
         let mut turn = arc(bone, chord);
         if pair.rotation_goal {
-            let angle = 2.0 * turn.w.abs().min(1.0).acos();
-            let k = smoothstep(GOAL_AIM_START, GOAL_AIM_FULL, angle);
-            turn = Quat::IDENTITY.slerp(turn, k);
+            let w = turn.w.abs().min(1.0);
+            if w >= still_w {
+                continue;
+            }
+            if w > full_w {
+                let k = smoothstep(GOAL_AIM_START, GOAL_AIM_FULL, 2.0 * w.acos());
+                turn = Quat::IDENTITY.slerp(turn, k);
+            }
         }
         let rotation = (turn * out[b].rotation).normalize();
         out[b] = pose(from, rotation, rig, b, &mut scratch.delta);
@@ -341,6 +362,7 @@ fn segment_poses(
         let rotation = (frame * body.rotation_in_frame).normalize();
         out[body.body as usize] =
             pose(joint, rotation, rig, body.body as usize, &mut scratch.delta);
+        scratch.joint[body.body as usize] = joint;
     }
 }
 

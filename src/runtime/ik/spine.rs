@@ -585,10 +585,84 @@ pub(super) fn solve_spine(
 /// The buckling metric turned into the anti-buckling weight (0..1): how much more than at
 /// rest the most bent pair of neighbouring spine constraints folds.
 fn buckling(plan: &SpinePlan, p: &[Vec3A], tuning: &SpineTuning) -> f32 {
+    let start = tuning.buckling_start;
     let worst = plan
         .buckle
         .iter()
-        .map(|b| bend(p[b.r as usize], p[b.i as usize], p[b.c as usize]) - b.rest)
+        .filter_map(|b| {
+            let (r, i, c) = (p[b.r as usize], p[b.i as usize], p[b.c as usize]);
+            // Below `start` a pair adds nothing, and nearly every pair of every frame is
+            // far below it: `1 - cos >= rest + start` is first tested without the square
+            // root and division of the exact value, as `dot <= k |u| |v|` squared.
+            let (u, v) = (i - r, c - i);
+            let (dot, k) = (u.dot(v), 1.0 - b.rest - start);
+            let bound = k * k * (u.length_squared() * v.length_squared());
+            let maybe = if k >= 0.0 {
+                dot <= 0.0 || dot * dot <= bound
+            } else {
+                dot < 0.0 && dot * dot >= bound
+            };
+            // Not a NaN: a non-finite product fails both tests and must still be judged.
+            (maybe || !bound.is_finite()).then(|| bend(r, i, c) - b.rest)
+        })
         .fold(0.0f32, f32::max);
-    smoothstep(tuning.buckling_start, tuning.buckling_full, worst)
+    smoothstep(start, tuning.buckling_full, worst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The metric exactly as the paper states it: every pair's `1 - cos` beyond its rest,
+    /// the worst through the smoothstep.
+    fn exact(plan: &SpinePlan, p: &[Vec3A], tuning: &SpineTuning) -> f32 {
+        let worst = plan
+            .buckle
+            .iter()
+            .map(|b| bend(p[b.r as usize], p[b.i as usize], p[b.c as usize]) - b.rest)
+            .fold(0.0f32, f32::max);
+        smoothstep(tuning.buckling_start, tuning.buckling_full, worst)
+    }
+
+    fn point() -> impl Strategy<Value = Vec3A> {
+        (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0).prop_map(|(x, y, z)| Vec3A::new(x, y, z))
+    }
+
+    proptest! {
+        /// The shortcut that skips pairs well short of buckling gives the exact metric:
+        /// straight, bent and folded-back pairs, with rest bends and thresholds either side
+        /// of 1 (where the test's sign flips), and coincident points.
+        #[test]
+        fn the_buckling_shortcut_gives_the_exact_metric(
+            points in proptest::collection::vec(point(), 3..8),
+            rests in proptest::collection::vec(0.0f32..2.0, 6),
+            start in -0.5f32..2.0,
+            width in 0.0f32..1.0,
+            coincide in any::<bool>(),
+        ) {
+            let mut p = points;
+            if coincide {
+                p[1] = p[0];
+            }
+            let plan = SpinePlan {
+                buckle: (0..p.len() - 2)
+                    .map(|k| BucklePair {
+                        r: k as u16,
+                        i: k as u16 + 1,
+                        c: k as u16 + 2,
+                        rest: rests[k % rests.len()],
+                    })
+                    .collect(),
+                ..SpinePlan::default()
+            };
+            let tuning = SpineTuning {
+                buckling_start: start,
+                buckling_full: start + width,
+                ..SpineTuning::default()
+            };
+            let (fast, slow) = (buckling(&plan, &p, &tuning), exact(&plan, &p, &tuning));
+            prop_assert!((fast - slow).abs() < 1e-4, "{fast} vs {slow}");
+        }
+    }
 }
