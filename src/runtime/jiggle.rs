@@ -9,6 +9,7 @@
 //! rigid rod from its joint: the joint follows the parent, the mass lags behind.
 
 use crate::runtime::creature::{Cap, Creature};
+use crate::runtime::math::renormalize;
 use crate::runtime::pose::BodyPose;
 use crate::runtime::shared::PerCreature;
 use glam::{Quat, Vec3, Vec3A};
@@ -134,13 +135,12 @@ impl State {
 
     /// The swing off the animated pose, in the world: the posed rotation is `turn *
     /// animated`. The same arithmetic as the step that stored `mass`, so the same rotation.
-    fn turn(&self) -> Quat {
+    fn turn(&self, jb: &JiggleBody) -> Quat {
         let target = Vec3A::from(self.target);
-        let length = target.length();
-        if length.is_nan() || length < 1e-6 {
+        if jb.arm_length < 1e-6 {
             return Quat::IDENTITY;
         }
-        let inv_length = 1.0 / length;
+        let inv_length = jb.inv_arm_length;
         let turn = Quat::from_rotation_arc(
             (target * inv_length).into(),
             (Vec3A::from(self.mass) * inv_length).into(),
@@ -191,6 +191,11 @@ struct JiggleBody {
     pivot_from_parent: Vec3A,
     /// Rest centre minus rest pivot, in the body's rest frame.
     centre_from_pivot: Vec3A,
+    /// Its length and one over it: a turn keeps the length of the arm it turns, so the
+    /// chain of bodies a frame walks down need not take a square root and a division per
+    /// body to find it again.
+    arm_length: f32,
+    inv_arm_length: f32,
     /// Its shape as a segment and a radius (`Body::rounded`) where it meets the ground:
     /// tilting a capsule about a joint above it lifts its lowest point steadily, where a
     /// flat box's corner would dip first.
@@ -282,6 +287,8 @@ impl JiggleRig {
                     rest_rotation,
                     pivot_from_parent: Vec3A::from(creature.pivot(b) - creature.body(p).position),
                     centre_from_pivot,
+                    arm_length: centre_from_pivot.length(),
+                    inv_arm_length: 1.0 / centre_from_pivot.length().max(1e-6),
                     capsule: (half_axis, radius),
                 })
             })
@@ -399,7 +406,7 @@ impl Jiggles {
             };
             let animated = frame_delta * jb.rest_rotation;
             let arm = animated * jb.centre_from_pivot;
-            let length = arm.length();
+            let length = jb.arm_length;
             let s = &mut state[b];
             // The swing this frame's step took, when it took one.
             let mut stepped = None;
@@ -413,7 +420,7 @@ impl Jiggles {
                 let stiffness = w * w;
                 let damping = 2.0 * rig.tuning.damping_ratio.max(0.0) * w;
                 let inv_denominator = 1.0 / (1.0 + h * damping + h * h * stiffness);
-                let inv_length = 1.0 / length;
+                let inv_length = jb.inv_arm_length;
                 let (pivot0, target0) = (Vec3A::from(s.pivot), Vec3A::from(s.target));
                 let (mut mass, mut velocity) = (Vec3A::from(s.mass), Vec3A::from(s.velocity));
                 let mut at = pivot0;
@@ -466,15 +473,16 @@ impl Jiggles {
             }
             let turn = match stepped {
                 Some(turn) => turn,
-                None if steps > 0 || s.turn_parent_delta == frame_delta => s.turn(),
+                None if steps > 0 || s.turn_parent_delta == frame_delta => s.turn(jb),
                 None => {
                     // A held frame after the parent moved (a scrub in a paused editor): the
                     // same swing in the parent's new frame.
-                    let swing = s.turn_parent_delta.conjugate() * s.turn() * s.turn_parent_delta;
+                    let swing = s.turn_parent_delta.conjugate() * s.turn(jb) * s.turn_parent_delta;
                     frame_delta * swing * frame_delta.conjugate()
                 }
             };
-            let mut rotation = (turn * animated).normalize();
+            // Both unit: one Newton step keeps the product there, off the chain's square roots.
+            let mut rotation = renormalize(turn * animated);
             let animated_arm = arm;
             let mut arm = rotation * jb.centre_from_pivot;
             let near_ground = ground_height - (pivot.y - jb.reach_below) > 1e-3 * cushion;

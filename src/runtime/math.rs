@@ -97,6 +97,15 @@ pub fn smoothstep(edge0: f32, edge1: f32, x: f32) -> f32 {
     t * t * (3.0 - 2.0 * t)
 }
 
+/// A product of unit quaternions back at unit length. Such a product is off by rounding
+/// only, so one Newton step on the length does it without the square root and division of
+/// a full normalization, which would sit on the chain of parent-to-child products a pose is
+/// built along.
+#[inline]
+pub fn renormalize(q: Quat) -> Quat {
+    q * (1.5 - 0.5 * q.length_squared())
+}
+
 /// The angle in radians between two rotations (0 ..= π), independent of quaternion sign.
 pub fn rotation_angle_between(a: Quat, b: Quat) -> f32 {
     // atan2 of the relative rotation's vector and scalar parts stays precise for tiny
@@ -207,6 +216,24 @@ mod tests {
         }
         assert!(Aabb::EMPTY.is_empty());
         assert_eq!(Aabb::EMPTY.size(), Vec3::ZERO);
+    }
+
+    /// Off by rounding (or a little more), one Newton step brings a rotation back to unit
+    /// length as a full normalization does, and a chain of products stays there.
+    #[test]
+    fn renormalize_keeps_products_of_rotations_at_unit_length() {
+        let q = Quat::from_rotation_y(0.7) * Quat::from_rotation_x(-1.2);
+        for off in [1.0 + 1e-3, 1.0 - 1e-3, 1.0 + 1e-6] {
+            let r = renormalize(q * off);
+            assert!((r.length() - 1.0).abs() < 2e-6, "{off}: {}", r.length());
+            assert!(r.abs_diff_eq(q, 2e-6), "{off}");
+        }
+        let step = Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), 0.37);
+        let mut chain = Quat::IDENTITY;
+        for _ in 0..10_000 {
+            chain = renormalize(step * chain);
+        }
+        assert!((chain.length() - 1.0).abs() < 1e-6, "{}", chain.length());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::limb::{BodyKind, LimbPlan};
 use super::setup::{NONE, Rig};
 use super::spine::{SpinePlan, tangents};
 use super::spline::Hermite;
-use crate::runtime::math::smoothstep;
+use crate::runtime::math::{renormalize, smoothstep};
 use crate::runtime::pose::BodyPose;
 use glam::{Quat, Vec3A};
 
@@ -443,9 +443,8 @@ pub(super) fn limb_poses(
             }
         };
         // One renormalization per body keeps the products of unit quaternions from
-        // drifting down the tree; they are off by rounding only, so one Newton step on
-        // the length does it without a square root and a division.
-        let rotation = rotation * (1.5 - 0.5 * rotation.length_squared());
+        // drifting down the tree.
+        let rotation = renormalize(rotation);
         out[b] = pose(joint, rotation, rig, b, delta);
     }
 }
