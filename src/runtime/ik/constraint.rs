@@ -419,6 +419,23 @@ pub(super) fn arc(from: Vec3A, to: Vec3A) -> Quat {
     }
 }
 
+/// [`arc`] between unit directions (or zero ones, which give the identity): one square root
+/// fewer. A limb is rebuilt down chains of bones, each turned from its parent's result, so
+/// every square root in the turn is one the next bone waits on.
+#[inline]
+pub(super) fn arc_unit(from: Vec3A, to: Vec3A) -> Quat {
+    let w = 1.0 + from.dot(to);
+    if !(w >= 1e-6) {
+        if w.is_nan() {
+            return Quat::IDENTITY;
+        }
+        let axis = from.any_orthonormal_vector();
+        return Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0);
+    }
+    let c = from.cross(to);
+    Quat::from_xyzw(c.x, c.y, c.z, w).normalize()
+}
+
 /// `v` at unit length however long it is (dividing by its largest component first keeps
 /// the squared length finite); zero for a zero or non-finite vector.
 fn unit(v: Vec3A) -> Vec3A {
@@ -567,6 +584,34 @@ mod tests {
             }
             assert_eq!(p[3], wrist);
         }
+    }
+
+    /// The unit-direction arc turns as the general one does, and gives the identity for a
+    /// zero or non-finite direction and a half turn for opposite ones.
+    #[test]
+    fn arc_unit_matches_arc() {
+        let dirs = [
+            Vec3A::new(1.0, 2.0, 3.0),
+            Vec3A::new(-2.0, 0.5, 1.0),
+            Vec3A::new(0.0, -1.0, 0.0),
+            Vec3A::new(1e-3, 1.0, 0.0),
+            Vec3A::new(-1.0, -2.0, -3.0),
+        ];
+        for a in dirs {
+            for b in dirs {
+                let (u, v) = (a.normalize(), b.normalize());
+                let (q, r) = (arc_unit(u, v), arc(a, b));
+                assert!((q.length() - 1.0).abs() < 1e-5, "{a} {b}");
+                // Nearly opposite directions turn half way round the same axis in both.
+                assert!(q.abs_diff_eq(r, 1e-5), "{a} {b}: {q} vs {r}");
+                if u.dot(v) > -0.99 {
+                    assert!((q * u).abs_diff_eq(v, 1e-5), "{a} {b}: {}", q * u);
+                }
+            }
+        }
+        assert_eq!(arc_unit(Vec3A::ZERO, Vec3A::X), Quat::IDENTITY);
+        assert_eq!(arc_unit(Vec3A::Y, Vec3A::ZERO), Quat::IDENTITY);
+        assert_eq!(arc_unit(Vec3A::Y, Vec3A::NAN), Quat::IDENTITY);
     }
 
     #[test]

@@ -95,7 +95,8 @@ pub(super) enum BodyKind {
     Goal,
     /// No IK child and only a rotation goal: follows its parent, then the goal by weight.
     Follow,
-    /// One IK child particle: minimal twist from the parent-relative rest axis.
+    /// One IK child particle: minimal twist from the parent-relative rest axis (unit
+    /// length; zero for a child on the body's own joint).
     Axis { child: u16, rest_axis: Vec3A },
     /// Several IK child particles fix the frame: the first two constraint axes.
     Frame {
@@ -771,7 +772,7 @@ impl Builder<'_, '_> {
             [] => BodyKind::Follow,
             [c] => BodyKind::Axis {
                 child: *c,
-                rest_axis: axis_to(*c),
+                rest_axis: axis_to(*c).normalize_or_zero(),
             },
             [c1, c2, ..] => match frame_of(axis_to(*c1), axis_to(*c2)) {
                 Some(f) => BodyKind::Frame {
@@ -782,7 +783,7 @@ impl Builder<'_, '_> {
                 },
                 None => BodyKind::Axis {
                     child: *c1,
-                    rest_axis: axis_to(*c1),
+                    rest_axis: axis_to(*c1).normalize_or_zero(),
                 },
             },
         }

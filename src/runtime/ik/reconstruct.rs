@@ -3,7 +3,7 @@
 //! transport), then the limbs (projection, minimal twist or two-axis frames), then the
 //! bodies without IK, which follow their parent rigidly.
 
-use super::constraint::{arc, frame_of, twist_about};
+use super::constraint::{arc, arc_unit, frame_of, twist_about};
 use super::goals::{FrameGoals, RootPose};
 use super::limb::{BodyKind, LimbPlan};
 use super::setup::{NONE, Rig};
@@ -425,7 +425,7 @@ pub(super) fn limb_poses(
             }
             BodyKind::Axis { child, rest_axis } => {
                 let axis = p[child as usize] - joint;
-                let r = arc(parent_delta * rest_axis, axis) * follow;
+                let r = arc_unit(parent_delta * rest_axis, axis.normalize_or_zero()) * follow;
                 twist_toward(r, goals.rotation[b], w, axis)
             }
             BodyKind::Frame {
