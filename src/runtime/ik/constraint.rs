@@ -425,10 +425,10 @@ pub(super) fn arc(from: Vec3A, to: Vec3A) -> Quat {
 #[inline]
 pub(super) fn arc_unit(from: Vec3A, to: Vec3A) -> Quat {
     let w = 1.0 + from.dot(to);
-    if !(w >= 1e-6) {
-        if w.is_nan() {
-            return Quat::IDENTITY;
-        }
+    if w.is_nan() {
+        return Quat::IDENTITY;
+    }
+    if w < 1e-6 {
         let axis = from.any_orthonormal_vector();
         return Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0);
     }
