@@ -494,3 +494,69 @@ fn characters_of_one_creature_share_a_clips_binding_and_play_alike() {
         "a target set on one character moved another"
     );
 }
+
+/// A crowd updated together (prefetching ahead) poses every character exactly as updating
+/// them one by one does, with each one's per-frame input applied before its own update.
+#[test]
+fn a_crowd_updated_together_poses_as_one_by_one() {
+    let creatures = ["biped", "quadruped", "hexapod", "snake", "floater"];
+    let clips = ["dance", "wave", "roar", "idle_breathe", "reach_target"];
+    let make = || -> Vec<Character> {
+        (0..12)
+            .map(|i| {
+                let mut ch = character(creatures[i % creatures.len()]);
+                // Some play one clip, some blend two on one layer.
+                let played = (0..clips.len())
+                    .filter_map(|k| {
+                        let params = PlayParams {
+                            looping: Some(true),
+                            weight: if i % 2 == 0 { 1.0 } else { 0.6 },
+                            ..Default::default()
+                        };
+                        ch.play(&clip(clips[(i + k) % clips.len()]), params).ok()
+                    })
+                    .take(1 + i % 2)
+                    .count();
+                assert_eq!(played, 1 + i % 2, "character {i}");
+                ch
+            })
+            .collect()
+    };
+    let (mut together, mut alone) = (make(), make());
+    for frame in 0..40 {
+        let target = |i: usize| Vec3::new((frame as f32 * 0.1 + i as f32).sin(), 1.0, 0.5);
+        let mut seen = vec![];
+        Character::update_many(&mut together, 1.0 / 60.0, |i, ch| {
+            ch.set_target(0, target(i));
+            ch.set_locomotion(Vec3::new(0.0, 0.0, 0.3 * (i % 3) as f32), 0.0);
+            seen.push(i);
+        });
+        let all: Vec<usize> = (0..together.len()).collect();
+        assert_eq!(seen, all, "input runs once per character, in order");
+        for (i, ch) in alone.iter_mut().enumerate() {
+            ch.set_target(0, target(i));
+            ch.set_locomotion(Vec3::new(0.0, 0.0, 0.3 * (i % 3) as f32), 0.0);
+            ch.update(1.0 / 60.0);
+        }
+        for (i, (a, b)) in together.iter().zip(&alone).enumerate() {
+            assert_eq!(a.pose(), b.pose(), "frame {frame}, character {i}");
+            let fired = |c: &Character| -> Vec<(u64, String)> {
+                c.events()
+                    .iter()
+                    .map(|e| (e.play.0, e.name().to_owned()))
+                    .collect()
+            };
+            assert_eq!(fired(a), fired(b), "frame {frame}, character {i}");
+        }
+    }
+    // The targets reached the poses: a crowd with other targets poses differently.
+    let mut other = make();
+    Character::update_many(&mut other, 1.0 / 60.0, |_, ch| {
+        ch.set_target(0, Vec3::new(5.0, 0.0, 0.0));
+    });
+    let mut fresh = make();
+    Character::update_many(&mut fresh, 1.0 / 60.0, |_, ch| {
+        ch.set_target(0, Vec3::new(-5.0, 2.0, 0.0));
+    });
+    assert!(other.iter().zip(&fresh).any(|(a, b)| a.pose() != b.pose()));
+}

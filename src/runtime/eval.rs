@@ -62,6 +62,15 @@ impl Goals {
             + touch_lines(&self.rotation_weight, |&w| w)
     }
 
+    /// Asks for every cache line of its buffers without waiting (see `Character::prefetch`).
+    pub(crate) fn prefetch(&self) {
+        use crate::runtime::shared::prefetch_lines;
+        prefetch_lines(&self.position);
+        prefetch_lines(&self.position_weight);
+        prefetch_lines(&self.rotation);
+        prefetch_lines(&self.rotation_weight);
+    }
+
     pub fn new(bodies: usize) -> Self {
         Goals {
             position: vec![Vec3::ZERO; bodies],
@@ -282,6 +291,12 @@ impl Plan {
                 .frames
                 .first()
                 .map_or(0.0, |f| f.as_ref().map_or(0.0, |f| f.origin.x))
+    }
+
+    /// Asks for its per-character buffers without waiting (see `Character::prefetch`).
+    pub(crate) fn prefetch(&self) {
+        crate::runtime::shared::prefetch_lines(&self.cursors);
+        crate::runtime::shared::prefetch_lines(&self.frames);
     }
 
     /// Resolves ownership (paper 3.2.3) and precomputes frames for one variant; `None` if the

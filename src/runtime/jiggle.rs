@@ -332,6 +332,14 @@ impl Jiggles {
     /// Reads the active flags (see [`crate::runtime::eval::Goals::touch`]). The states are
     /// read by [`Jiggles::apply`] itself, once it knows which bodies it simulates: the first
     /// one here belonged to the root, which never jiggles.
+    /// Asks for the flags and every body's state. Only the bodies without IK need theirs,
+    /// but which those are is read through the solver's plan, itself not yet in the caches:
+    /// picking them made the crowd wait on that read and ran slower than asking for all.
+    pub(crate) fn prefetch(&self) {
+        crate::runtime::shared::prefetch_lines(&self.active);
+        crate::runtime::shared::prefetch_lines(&self.state);
+    }
+
     pub(crate) fn touch(&self) -> f32 {
         crate::runtime::shared::touch_lines(&self.active, |&a| f32::from(u8::from(a)))
     }

@@ -43,6 +43,13 @@ impl PoseStage {
             + self.ik.touch()
     }
 
+    /// Asks for its per-character buffers without waiting (see `Character::prefetch`).
+    pub(crate) fn prefetch(&self) {
+        crate::runtime::shared::prefetch_lines(&self.pose);
+        self.jiggles.prefetch();
+        self.ik.prefetch();
+    }
+
     pub fn new(creature: &Creature) -> Self {
         Self::with_tuning(creature, IkTuning::default())
     }

@@ -68,3 +68,29 @@ pub(crate) fn touch_lines<T>(items: &[T], read: impl Fn(&T) -> f32) -> f32 {
     let step = (64 / std::mem::size_of::<T>().max(1)).max(1);
     items.iter().step_by(step).map(read).sum()
 }
+
+/// Asks the processor to bring every cache line of `items` into its caches, without waiting
+/// for them (see [`prefetch`]).
+pub(crate) fn prefetch_lines<T>(items: &[T]) {
+    let step = (64 / std::mem::size_of::<T>().max(1)).max(1);
+    for item in items.iter().step_by(step) {
+        prefetch(item);
+    }
+    // An element wider than a line, or a slice ending past the last line stepped on.
+    if let Some(last) = items.last() {
+        prefetch(last);
+    }
+}
+
+/// Asks for the cache line holding `item` without waiting for it: nothing depends on the
+/// request, so the processor goes on working while the line comes. Into the second-level
+/// cache, not the first: `update_many` asks for a few characters ahead, and pulling them
+/// all into the small first-level cache evicted what the current one was using (the crowd
+/// ran 5 % slower than without asking).
+#[inline(always)]
+pub(crate) fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    safe_arch::prefetch_t1(item);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
+}

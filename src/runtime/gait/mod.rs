@@ -122,6 +122,12 @@ impl Gait {
             + self.cycle
     }
 
+    /// Asks for its per-character buffers without waiting (see `Character::prefetch`).
+    pub(crate) fn prefetch(&self) {
+        crate::runtime::shared::prefetch_lines(&self.feet);
+        crate::runtime::shared::prefetch_lines(&self.params);
+    }
+
     pub fn new(creature: &Creature) -> Self {
         Gait::with_gear(Arc::new(Gear::of(creature)))
     }

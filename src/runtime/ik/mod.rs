@@ -104,6 +104,12 @@ impl IkSolver {
                 .map_or(0.0, |p| p.key.len() as f32)
     }
 
+    /// Asks for its per-character buffers without waiting (see `Character::prefetch`).
+    pub(crate) fn prefetch(&self) {
+        crate::runtime::shared::prefetch_lines(&self.last_used);
+        crate::runtime::shared::prefetch_lines(&self.plans);
+    }
+
     pub fn new(creature: &Creature) -> Self {
         Self::with_tuning(creature, IkTuning::default())
     }

@@ -23,6 +23,14 @@ pub(super) struct LayerAccum {
 }
 
 impl LayerAccum {
+    pub fn prefetch(&self) {
+        use crate::runtime::shared::prefetch_lines;
+        prefetch_lines(&self.position_sum);
+        prefetch_lines(&self.position_weight);
+        prefetch_lines(&self.rotation_sum);
+        prefetch_lines(&self.rotation_weight);
+    }
+
     pub fn new(layer: i32, additive: bool, bodies: usize) -> Self {
         LayerAccum {
             layer,

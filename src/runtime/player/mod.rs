@@ -478,6 +478,65 @@ impl Character {
         self.stage.pose()
     }
 
+    /// [`Character::update`] for every character of a crowd, in order, calling `input` with
+    /// each one's index and itself just before (to set its targets or locomotion for the
+    /// frame). Same poses as
+    /// calling them one by one, faster: while one character updates, the processor is
+    /// asked for the memory of the next few, which a whole frame of other characters has
+    /// pushed out of its caches (a crowd of 10,000 runs about 5 % faster).
+    ///
+    /// To use several threads, hand each a contiguous run of the characters
+    /// (`par_chunks_mut` in rayon, as `anymorph bench` does).
+    pub fn update_many(
+        characters: &mut [Character],
+        dt_secs: f32,
+        mut input: impl FnMut(usize, &mut Character),
+    ) {
+        // Three steps, each one character nearer: a character's buffers are found through
+        // its struct and its clips' buffers through its clips, so each step reads
+        // addresses the step before brought in, and none waits.
+        for i in 0..characters.len() {
+            if let Some(c) = characters.get(i + 3) {
+                crate::runtime::shared::prefetch_lines(std::slice::from_ref(c));
+            }
+            if let Some(c) = characters.get(i + 2) {
+                c.prefetch_buffers();
+            }
+            if let Some(c) = characters.get(i + 1) {
+                c.prefetch_clip_buffers();
+            }
+            let ch = &mut characters[i];
+            input(i, ch);
+            ch.update_with(dt_secs, None);
+        }
+    }
+
+    /// Asks for the buffers the character itself holds (see [`Character::update_many`]).
+    fn prefetch_buffers(&self) {
+        use crate::runtime::shared::prefetch_lines;
+        prefetch_lines(&self.instances);
+        prefetch_lines(&self.targets_world);
+        prefetch_lines(&self.targets);
+        prefetch_lines(&self.layers);
+        self.goals.prefetch();
+        self.gait.prefetch();
+        self.stage.prefetch();
+    }
+
+    /// Asks for the buffers held by what it holds: its clips' and, when several blend,
+    /// the layers'.
+    fn prefetch_clip_buffers(&self) {
+        for i in &self.instances {
+            i.plan.prefetch();
+        }
+        if self.instances.len() > 1 {
+            self.scratch.prefetch();
+            for l in &self.layers {
+                l.prefetch();
+            }
+        }
+    }
+
     /// [`Character::update`], adding the time of each pipeline stage to `times`.
     pub fn update_timed(&mut self, dt_secs: f32, times: &mut StageTimes) -> &[BodyPose] {
         self.update_with(dt_secs, Some(times));
