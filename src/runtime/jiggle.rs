@@ -332,12 +332,18 @@ impl Jiggles {
     /// Reads the active flags (see [`crate::runtime::eval::Goals::touch`]). The states are
     /// read by [`Jiggles::apply`] itself, once it knows which bodies it simulates: the first
     /// one here belonged to the root, which never jiggles.
-    /// Asks for the flags and every body's state. Only the bodies without IK need theirs,
-    /// but which those are is read through the solver's plan, itself not yet in the caches:
-    /// picking them made the crowd wait on that read and ran slower than asking for all.
+    /// Asks for the flags of the bodies simulated last frame.
     pub(crate) fn prefetch(&self) {
         crate::runtime::shared::prefetch_lines(&self.active);
-        crate::runtime::shared::prefetch_lines(&self.state);
+    }
+
+    /// Asks for the states of the bodies simulated last frame, most likely the ones this
+    /// frame simulates, once the flags are in (after [`Jiggles::prefetch`]): the others'
+    /// states are not read.
+    pub(crate) fn prefetch_states(&self) {
+        for (s, _) in self.state.iter().zip(&self.active).filter(|(_, a)| **a) {
+            crate::runtime::shared::prefetch(s);
+        }
     }
 
     pub(crate) fn touch(&self) -> f32 {

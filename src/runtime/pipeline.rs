@@ -50,6 +50,11 @@ impl PoseStage {
         self.ik.prefetch();
     }
 
+    /// What [`PoseStage::prefetch`] brought in points at.
+    pub(crate) fn prefetch_nested(&self) {
+        self.jiggles.prefetch_states();
+    }
+
     pub fn new(creature: &Creature) -> Self {
         Self::with_tuning(creature, IkTuning::default())
     }
