@@ -62,7 +62,7 @@ impl Goals {
             + touch_lines(&self.rotation_weight, |&w| w)
     }
 
-    /// Asks for every cache line of its buffers without waiting (see `Character::prefetch`).
+    /// Asks for every cache line of its buffers without waiting (see `Character::update_many`).
     pub(crate) fn prefetch(&self) {
         use crate::runtime::shared::prefetch_lines;
         prefetch_lines(&self.position);
@@ -293,7 +293,7 @@ impl Plan {
                 .map_or(0.0, |f| f.as_ref().map_or(0.0, |f| f.origin.x))
     }
 
-    /// Asks for its per-character buffers without waiting (see `Character::prefetch`).
+    /// Asks for its per-character buffers without waiting (see `Character::update_many`).
     pub(crate) fn prefetch(&self) {
         crate::runtime::shared::prefetch_lines(&self.cursors);
         crate::runtime::shared::prefetch_lines(&self.frames);

@@ -329,9 +329,6 @@ impl JiggleRig {
 }
 
 impl Jiggles {
-    /// Reads the active flags (see [`crate::runtime::eval::Goals::touch`]). The states are
-    /// read by [`Jiggles::apply`] itself, once it knows which bodies it simulates: the first
-    /// one here belonged to the root, which never jiggles.
     /// Asks for the flags of the bodies simulated last frame.
     pub(crate) fn prefetch(&self) {
         crate::runtime::shared::prefetch_lines(&self.active);
@@ -346,6 +343,9 @@ impl Jiggles {
         }
     }
 
+    /// Reads the active flags (see [`crate::runtime::eval::Goals::touch`]). The states are
+    /// read by [`Jiggles::apply`] itself, once it knows which bodies it simulates: the first
+    /// one here belonged to the root, which never jiggles.
     pub(crate) fn touch(&self) -> f32 {
         crate::runtime::shared::touch_lines(&self.active, |&a| f32::from(u8::from(a)))
     }

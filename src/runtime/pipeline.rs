@@ -43,11 +43,18 @@ impl PoseStage {
             + self.ik.touch()
     }
 
-    /// Asks for its per-character buffers without waiting (see `Character::prefetch`).
+    /// Asks for its per-character buffers without waiting (see `Character::update_many`).
     pub(crate) fn prefetch(&self) {
         crate::runtime::shared::prefetch_lines(&self.pose);
         self.jiggles.prefetch();
         self.ik.prefetch();
+    }
+
+    /// Asks for its fields (see `Character::update_many`).
+    pub(crate) fn prefetch_struct(&self) {
+        crate::runtime::shared::prefetch(&self.jiggles);
+        crate::runtime::shared::prefetch(&self.pose);
+        self.ik.prefetch_struct();
     }
 
     /// What [`PoseStage::prefetch`] brought in points at.

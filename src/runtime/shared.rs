@@ -70,13 +70,15 @@ pub(crate) fn touch_lines<T>(items: &[T], read: impl Fn(&T) -> f32) -> f32 {
 }
 
 /// Asks the processor to bring every cache line of `items` into its caches, without waiting
-/// for them (see [`prefetch`]).
+/// for them (see [`prefetch`]). Only the first line of an element wider than a line: safe
+/// code can name no address inside it (a struct asks for its fields instead, as
+/// `Character::update_many` does).
 pub(crate) fn prefetch_lines<T>(items: &[T]) {
     let step = (64 / std::mem::size_of::<T>().max(1)).max(1);
     for item in items.iter().step_by(step) {
         prefetch(item);
     }
-    // An element wider than a line, or a slice ending past the last line stepped on.
+    // A slice ending past the last line stepped on.
     if let Some(last) = items.last() {
         prefetch(last);
     }

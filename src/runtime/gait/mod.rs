@@ -122,7 +122,17 @@ impl Gait {
             + self.cycle
     }
 
-    /// Asks for its per-character buffers without waiting (see `Character::prefetch`).
+    /// Asks for its fields (see `Character::update_many`).
+    pub(crate) fn prefetch_struct(&self) {
+        use crate::runtime::shared::prefetch;
+        prefetch(&self.gear);
+        prefetch(&self.feet);
+        prefetch(&self.params);
+        prefetch(&self.layer_params);
+        prefetch(&self.drop);
+    }
+
+    /// Asks for its per-character buffers without waiting (see `Character::update_many`).
     pub(crate) fn prefetch(&self) {
         crate::runtime::shared::prefetch_lines(&self.feet);
         crate::runtime::shared::prefetch_lines(&self.params);

@@ -104,7 +104,21 @@ impl IkSolver {
                 .map_or(0.0, |p| p.key.len() as f32)
     }
 
-    /// Asks for its per-character buffers without waiting (see `Character::prefetch`).
+    /// Asks for its fields, the tuning's too (see `Character::update_many`).
+    pub(crate) fn prefetch_struct(&self) {
+        use crate::runtime::shared::prefetch;
+        prefetch(&self.tuning.spine);
+        prefetch(&self.tuning.limb);
+        prefetch(&self.tuning.jiggle);
+        prefetch(&self.tuning.tolerance);
+        prefetch(&self.rig);
+        prefetch(&self.plans);
+        prefetch(&self.last_used);
+        prefetch(&self.current);
+        prefetch(&self.debug);
+    }
+
+    /// Asks for its per-character buffers without waiting (see `Character::update_many`).
     pub(crate) fn prefetch(&self) {
         crate::runtime::shared::prefetch_lines(&self.last_used);
         crate::runtime::shared::prefetch_lines(&self.plans);
