@@ -216,8 +216,11 @@ pub(super) struct LimbPlan {
     pub soft_start: Vec<f32>,
     /// Per pinned particle: it is its limb's only one, so the limb may stretch toward it.
     pub single_pin: Vec<bool>,
-    /// Reconstruction order: parents first.
+    /// Reconstruction order: parents first, the limbs' bodies taken in turn.
     pub bodies: Vec<LimbBody>,
+    /// The particles projected to the allowed stretch before the rebuild, parents first,
+    /// the limbs taken in turn (each limb's first particle, on the spine, stays).
+    pub projection: Vec<u16>,
     pub simplified: Vec<SimplifiedLimb>,
     pub keep_out: Vec<KeepOut>,
     /// By pin, ascending.
@@ -300,6 +303,18 @@ impl LimbPlan {
                 .constraints
                 .extend(per_limb.iter().filter_map(|c| c.get(k).copied()));
         }
+        // The same for the rebuild: a body's turn waits on its parent's, so one limb's
+        // bodies form a chain of square roots and products; taken limb by limb in turn,
+        // neighbouring bodies belong to different limbs and their chains overlap.
+        b.plan.bodies = round_robin(&b.plan.bodies, |lb| {
+            b.plan.particles[lb.particle as usize].limb as usize
+        });
+        b.plan.projection = round_robin(
+            &(0..b.plan.particles.len() as u16)
+                .filter(|&q| b.plan.particles[q as usize].parent != NO_PARTICLE)
+                .collect::<Vec<_>>(),
+            |&q| b.plan.particles[q as usize].limb as usize,
+        );
         let still: Vec<bool> = b
             .plan
             .particles
@@ -356,6 +371,20 @@ impl LimbPlan {
         b.plan.all_hinges = compiled.all_hinges;
         b.plan
     }
+}
+
+/// `items` with each group's (by `group`) order kept, the groups taken one item at a
+/// time in turn: the first of every group, then the second of every group, and so on.
+fn round_robin<T: Copy>(items: &[T], group: impl Fn(&T) -> usize) -> Vec<T> {
+    let groups = items.iter().map(&group).max().map_or(0, |g| g + 1);
+    let mut by_group: Vec<Vec<T>> = vec![Vec::new(); groups];
+    for x in items {
+        by_group[group(x)].push(*x);
+    }
+    let longest = by_group.iter().map(Vec::len).max().unwrap_or(0);
+    (0..longest)
+        .flat_map(|k| by_group.iter().filter_map(move |g| g.get(k).copied()))
+        .collect()
 }
 
 impl Builder<'_, '_> {
@@ -1160,5 +1189,81 @@ fn aim(
         let y = turn * (*x - c);
         let along = axis * y.dot(axis);
         *x = c + along * scale + (y - along) * widen;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::creature::Cap;
+    use crate::runtime::eval::Goals;
+    use crate::runtime::ik::IkTuning;
+    use crate::runtime::ik::plan::{Plan, goal_key};
+    use crate::runtime::ik::setup::Rig;
+
+    #[test]
+    fn round_robin_takes_the_groups_in_turn_and_keeps_each_groups_order() {
+        let items = [(0, 'a'), (0, 'b'), (0, 'c'), (1, 'x'), (2, 'p'), (2, 'q')];
+        let mixed: String = round_robin(&items, |x| x.0).iter().map(|x| x.1).collect();
+        assert_eq!(mixed, "axpbqc");
+        assert!(round_robin(&[] as &[(usize, char)], |x| x.0).is_empty());
+    }
+
+    /// The rebuild reads a body's parent's turn and a particle's parent's projected place,
+    /// so both orders must stay parents first however the limbs are interleaved; and every
+    /// limb body and every particle off the spine must be in them once.
+    #[test]
+    fn interleaved_rebuild_orders_keep_parents_first() {
+        let tuning = IkTuning::default();
+        let mut interleaved = 0;
+        for creature in crate::samples::creatures().unwrap() {
+            let rig = Rig::new(&creature, &tuning);
+            let mut goals = Goals::new(creature.len());
+            for (b, body) in creature.bodies().iter().enumerate() {
+                if body.has_cap(&Cap::Grasper) || body.has_cap(&Cap::Foot) {
+                    goals.set_position(b, body.position, 1.0);
+                    goals.set_rotation(b, body.rotation, 1.0);
+                }
+            }
+            let mut key = Vec::new();
+            goal_key(&rig, &goals, &mut key);
+            let plan = &Plan::build(&creature, &rig, &tuning, &key).limbs;
+            let name = creature.name();
+            let mut posed = vec![false; creature.len()];
+            for lb in &plan.bodies {
+                let parent = lb.parent as usize;
+                assert!(
+                    rig.spine[parent] || posed[parent],
+                    "{name}: {} before its parent",
+                    lb.body
+                );
+                assert!(!posed[lb.body as usize], "{name}: {} twice", lb.body);
+                posed[lb.body as usize] = true;
+            }
+            let mut projected = vec![false; plan.particles.len()];
+            for l in &plan.limbs {
+                projected[l.first as usize] = true;
+            }
+            for &q in &plan.projection {
+                let parent = plan.particles[q as usize].parent as usize;
+                assert!(projected[parent], "{name}: particle {q} before its parent");
+                assert!(!projected[q as usize], "{name}: particle {q} twice");
+                projected[q as usize] = true;
+            }
+            assert!(projected.iter().all(|&x| x), "{name}: a particle left out");
+            let limb_of = |lb: &LimbBody| plan.particles[lb.particle as usize].limb;
+            if plan.limbs.len() >= 2 {
+                assert_ne!(
+                    limb_of(&plan.bodies[0]),
+                    limb_of(&plan.bodies[1]),
+                    "{name}: the first two bodies are of one limb"
+                );
+                interleaved += 1;
+            }
+        }
+        assert!(
+            interleaved >= 10,
+            "only {interleaved} creatures with two limbs"
+        );
     }
 }

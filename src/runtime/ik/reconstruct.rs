@@ -43,7 +43,7 @@ fn pose(joint: Vec3A, rotation: Quat, rig: &Rig, b: usize, delta: &mut [Quat]) -
 /// Moves `p` along the direction from `from` so its distance lies in `[lo, hi]`; a
 /// particle on top of `from` goes along `fallback` instead.
 #[inline]
-fn project(from: Vec3A, p: Vec3A, lo: f32, hi: f32, fallback: Vec3A) -> Vec3A {
+fn project(from: Vec3A, p: Vec3A, lo: f32, hi: f32, fallback: impl FnOnce() -> Vec3A) -> Vec3A {
     let d = p - from;
     let len = d.length();
     if len >= lo && len <= hi {
@@ -51,7 +51,7 @@ fn project(from: Vec3A, p: Vec3A, lo: f32, hi: f32, fallback: Vec3A) -> Vec3A {
     } else if len > 1e-12 && len.is_finite() {
         from + d * (len.clamp(lo, hi) / len)
     } else {
-        from + fallback.normalize_or_zero() * lo
+        from + fallback().normalize_or_zero() * lo
     }
 }
 
@@ -127,9 +127,11 @@ pub(super) fn spine_poses(
             continue;
         }
         let r = p[q.rootward as usize];
-        let fallback = root.delta
-            * (rig.pivot[q.body as usize]
-                - rig.pivot[plan.particles[q.rootward as usize].body as usize]);
+        let fallback = || {
+            root.delta
+                * (rig.pivot[q.body as usize]
+                    - rig.pivot[plan.particles[q.rootward as usize].body as usize])
+        };
         p[i] = project(
             r,
             p[i],
@@ -390,19 +392,16 @@ pub(super) fn limb_poses(
     delta: &mut [Quat],
     out: &mut [BodyPose],
 ) {
-    for limb in &plan.limbs {
-        let spine_delta = delta[limb.spine_body as usize];
-        for q in limb.first + 1..limb.end {
-            let particle = plan.particles[q as usize];
-            let r = particle.rest_len;
-            p[q as usize] = project(
-                p[particle.parent as usize],
-                p[q as usize],
-                plan.min_stretch * r,
-                plan.max_stretch * r,
-                spine_delta * particle.rest_axis,
-            );
-        }
+    for &q in &plan.projection {
+        let particle = plan.particles[q as usize];
+        let r = particle.rest_len;
+        p[q as usize] = project(
+            p[particle.parent as usize],
+            p[q as usize],
+            plan.min_stretch * r,
+            plan.max_stretch * r,
+            || delta[plan.limbs[particle.limb as usize].spine_body as usize] * particle.rest_axis,
+        );
     }
     for lb in &plan.bodies {
         let b = lb.body as usize;
