@@ -413,6 +413,28 @@ pub(super) fn limb_poses(
         } else {
             0.0
         };
+        // Without a rotation goal to blend in, a body's delta (what its children turn by)
+        // is its parent's turned by the least arc: worked out directly, it waits on one
+        // product down the chain instead of three, and the rotation follows from it.
+        let turned = match lb.kind {
+            BodyKind::Follow if w <= 0.0 => Some(parent_delta),
+            BodyKind::Axis { child, rest_axis } if w <= 0.0 => {
+                let axis = (p[child as usize] - joint).normalize_or_zero();
+                Some(renormalize(
+                    arc_unit(parent_delta * rest_axis, axis) * parent_delta,
+                ))
+            }
+            _ => None,
+        };
+        if let Some(d) = turned {
+            delta[b] = d;
+            let rotation = d * rig.rotation[b];
+            out[b] = BodyPose {
+                position: (joint + rotation * rig.centre_from_pivot[b]).into(),
+                rotation,
+            };
+            continue;
+        }
         let rotation = match lb.kind {
             BodyKind::Goal => goals.rotation_used[b],
             BodyKind::Follow => blend(follow, goals.rotation[b], w),
