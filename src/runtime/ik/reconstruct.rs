@@ -406,7 +406,6 @@ pub(super) fn limb_poses(
     for lb in &plan.bodies {
         let b = lb.body as usize;
         let parent_delta = delta[lb.parent as usize];
-        let follow = parent_delta * rig.rotation[b];
         let joint = p[lb.particle as usize];
         let w = if lb.rotation_goal {
             goals.rotation_weight[b]
@@ -435,6 +434,7 @@ pub(super) fn limb_poses(
             };
             continue;
         }
+        let follow = parent_delta * rig.rotation[b];
         let rotation = match lb.kind {
             BodyKind::Goal => goals.rotation_used[b],
             BodyKind::Follow => blend(follow, goals.rotation[b], w),
