@@ -11,8 +11,9 @@
 use crate::runtime::creature::{Cap, Creature};
 use crate::runtime::math::renormalize;
 use crate::runtime::pose::BodyPose;
-use crate::runtime::shared::PerCreature;
+use crate::runtime::shared::{PerCreature, with_workspace};
 use glam::{Quat, Vec3, Vec3A};
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// How loose each kind of body is and how the simulation is stepped.
@@ -168,6 +169,13 @@ pub struct Jiggles {
 
 static SHARED: PerCreature<JiggleTuning, JiggleRig> = PerCreature::new();
 
+thread_local! {
+    /// Per body, the delta (posed rotation times inverse rest rotation) and centre a
+    /// simulated body hands its children within one [`Jiggles::apply`], in registers'
+    /// layout: the thread's characters share it, as nothing reads it after the call.
+    static DELTAS: RefCell<Vec<(Quat, Vec3A)>> = const { RefCell::new(Vec::new()) };
+}
+
 /// One body's constants, in the order a frame visits them (parents first): one stride
 /// through one array, where a body's numbers were spread over nine.
 #[derive(Clone, Copy, Debug)]
@@ -189,8 +197,9 @@ struct JiggleBody {
     rest_rotation: Quat,
     /// Rest pivot minus the parent's rest centre.
     pivot_from_parent: Vec3A,
-    /// Rest centre minus rest pivot, in the body's rest frame.
-    centre_from_pivot: Vec3A,
+    /// Rest centre minus rest pivot, in the character's rest frame: a delta turns it to
+    /// the posed arm without the body's rotation first.
+    rest_arm: Vec3A,
     /// Its length and one over it: a turn keeps the length of the arm it turns, so the
     /// chain of bodies a frame walks down need not take a square root and a division per
     /// body to find it again.
@@ -269,8 +278,7 @@ impl JiggleRig {
                 let p = creature.parent(b)?;
                 let body = creature.body(b);
                 let rest_rotation = body.rotation.normalize();
-                let centre_from_pivot =
-                    inv_rest_rotation[b] * Vec3A::from(body.position - creature.pivot(b));
+                let rest_arm = Vec3A::from(body.position - creature.pivot(b));
                 let (half_axis, radius) = body.rounded();
                 let half_axis = Vec3A::from(half_axis);
                 Some(JiggleBody {
@@ -282,13 +290,12 @@ impl JiggleRig {
                         && [Cap::Limb, Cap::Grasper, Cap::Foot]
                             .iter()
                             .any(|c| body.has_cap(c)),
-                    reach_below: (centre_from_pivot.length() + half_axis.length() + radius)
-                        * (1.0 + 1e-4),
+                    reach_below: (rest_arm.length() + half_axis.length() + radius) * (1.0 + 1e-4),
                     rest_rotation,
                     pivot_from_parent: Vec3A::from(creature.pivot(b) - creature.body(p).position),
-                    centre_from_pivot,
-                    arm_length: centre_from_pivot.length(),
-                    inv_arm_length: 1.0 / centre_from_pivot.length().max(1e-6),
+                    rest_arm,
+                    arm_length: rest_arm.length(),
+                    inv_arm_length: 1.0 / rest_arm.length().max(1e-6),
                     capsule: (half_axis, radius),
                 })
             })
@@ -362,6 +369,19 @@ impl Jiggles {
         dt_secs: f32,
         ground_height: f32,
     ) {
+        with_workspace(&DELTAS, |delta| {
+            self.apply_in(has_ik, pose, dt_secs, ground_height, delta)
+        });
+    }
+
+    fn apply_in(
+        &mut self,
+        has_ik: &[bool],
+        pose: &mut [BodyPose],
+        dt_secs: f32,
+        ground_height: f32,
+        delta: &mut Vec<(Quat, Vec3A)>,
+    ) {
         let (rig, state, active) = (&*self.rig, &mut self.state, &mut self.active);
         let n = pose.len().min(state.len()).min(has_ik.len());
         if !rig.tuning.enabled {
@@ -401,6 +421,9 @@ impl Jiggles {
             touched += s.mass.x;
         }
         std::hint::black_box(touched);
+        if delta.len() < n {
+            delta.resize(n, (Quat::IDENTITY, Vec3A::ZERO));
+        }
         for jb in &rig.bodies {
             let (b, p) = (jb.body as usize, jb.parent as usize);
             if b >= n || p >= n {
@@ -410,16 +433,24 @@ impl Jiggles {
                 active[b] = false;
                 continue;
             }
-            let parent_delta = pose[p].rotation * rig.inv_rest_rotation[p];
-            let pivot = Vec3A::from(pose[p].position) + parent_delta * jb.pivot_from_parent;
+            // A simulated parent left its delta and centre behind: reading them keeps a
+            // product (and the wait on it) off the chain from body to body down a tail.
+            let (parent_delta, parent_centre) = if has_ik[p] || p == root {
+                (
+                    pose[p].rotation * rig.inv_rest_rotation[p],
+                    Vec3A::from(pose[p].position),
+                )
+            } else {
+                delta[p]
+            };
+            let pivot = parent_centre + parent_delta * jb.pivot_from_parent;
             // The frame the body's animated pose keeps its rest rotation in.
             let frame_delta = if jb.hangs_from_root {
                 root_delta
             } else {
                 parent_delta
             };
-            let animated = frame_delta * jb.rest_rotation;
-            let arm = animated * jb.centre_from_pivot;
+            let arm = frame_delta * jb.rest_arm;
             let length = jb.arm_length;
             let s = &mut state[b];
             // The swing this frame's step took, when it took one.
@@ -496,9 +527,10 @@ impl Jiggles {
                 }
             };
             // Both unit: one Newton step keeps the product there, off the chain's square roots.
-            let mut rotation = renormalize(turn * animated);
+            let mut turned = renormalize(turn * frame_delta);
+            let mut rotation = turned * jb.rest_rotation;
             let animated_arm = arm;
-            let mut arm = rotation * jb.centre_from_pivot;
+            let mut arm = turned * jb.rest_arm;
             let near_ground = ground_height - (pivot.y - jb.reach_below) > 1e-3 * cushion;
             if near_ground
                 && let Some(lifted) = rest_on_ground(
@@ -512,7 +544,9 @@ impl Jiggles {
                 )
             {
                 (arm, rotation) = lifted;
+                turned = rotation * rig.inv_rest_rotation[b];
             }
+            delta[b] = (turned, pivot + arm);
             pose[b] = BodyPose {
                 position: (pivot + arm).into(),
                 rotation,
