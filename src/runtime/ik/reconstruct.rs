@@ -179,11 +179,15 @@ pub(super) fn spine_poses(
         } else {
             rotation
         };
-        out[b] = pose(p[i], rotation, rig, b, &mut scratch.delta);
+        if plan.aimed[b] {
+            out[b].rotation = rotation;
+        } else {
+            out[b] = pose(p[i], rotation, rig, b, &mut scratch.delta);
+        }
         scratch.joint[b] = p[i];
     }
     for seg in &plan.segments {
-        segment_poses(seg, rig, p, scratch, out);
+        segment_poses(seg, &plan.aimed, rig, p, scratch, out);
     }
     aim_spine_bones(plan, rig, scratch, out);
 }
@@ -232,12 +236,12 @@ pub(super) fn spine_aim_pairs(plan: &SpinePlan, rig: &Rig) -> Vec<AimPair> {
                 .then(|| AimPair {
                     body: b as u32,
                     child: c,
-                    rest_bone: rig.pivot[c as usize] - rig.pivot[b],
+                    local_bone: rig.inv_rotation[b] * (rig.pivot[c as usize] - rig.pivot[b]),
                     rotation_goal: rotation_goal[b],
                 })
                 // A bone this short fixes no direction to aim along; a turn preserves its
                 // length, so that is known here once and for all.
-                .filter(|pair| pair.rest_bone.length() >= AIM_SHORTEST * rig.size)
+                .filter(|pair| pair.local_bone.length() >= AIM_SHORTEST * rig.size)
         })
         .collect()
 }
@@ -247,8 +251,8 @@ pub(super) fn spine_aim_pairs(plan: &SpinePlan, rig: &Rig) -> Vec<AimPair> {
 pub(super) struct AimPair {
     pub body: u32,
     pub child: u32,
-    /// Its rest bone: the child's rest joint minus its own, in the character's rest frame.
-    pub rest_bone: Vec3A,
+    /// Its rest bone (the child's rest joint minus its own) in its own rest frame.
+    pub local_bone: Vec3A,
     /// The body carries a rotation goal: it keeps the goal's rotation while its bone is
     /// within a hair of its child (rest goals must give the rest pose exactly, and the
     /// spline's interior bodies are placed only to about 1e-4), and turns fully once it is
@@ -281,9 +285,21 @@ fn aim_spine_bones(plan: &SpinePlan, rig: &Rig, scratch: &mut Scratch, out: &mut
         let from = scratch.joint[b];
         let chord = scratch.joint[c] - from;
         if chord.length_squared() < shortest_sq {
+            if plan.aimed[b] {
+                // The spine pass left it to this pass, which leaves it as it is.
+                out[b] = pose(
+                    from,
+                    out[b].rotation.normalize(),
+                    rig,
+                    b,
+                    &mut scratch.delta,
+                );
+            }
             continue;
         }
-        let bone = scratch.delta[b] * pair.rest_bone;
+        // Its rotation as the spine pass left it (not yet at unit length when this pass
+        // poses it: its turn's arc takes any length, and the product is normalized).
+        let bone = out[b].rotation * pair.local_bone;
         let mut turn = arc(bone, chord);
         if pair.rotation_goal {
             let w = turn.w.abs().min(1.0);
@@ -304,6 +320,7 @@ fn aim_spine_bones(plan: &SpinePlan, rig: &Rig, scratch: &mut Scratch, out: &mut
 /// spline, spreading any twist between its end bodies evenly along it.
 fn segment_poses(
     seg: &super::spine::Segment,
+    aimed: &[bool],
     rig: &Rig,
     p: &[Vec3A],
     scratch: &mut Scratch,
@@ -361,10 +378,14 @@ fn segment_poses(
             Some(at) if k == 0 => at,
             _ => h.eval(&body.basis) + frame * body.pivot_in_frame,
         };
-        let rotation = (frame * body.rotation_in_frame).normalize();
-        out[body.body as usize] =
-            pose(joint, rotation, rig, body.body as usize, &mut scratch.delta);
-        scratch.joint[body.body as usize] = joint;
+        let b = body.body as usize;
+        let rotation = frame * body.rotation_in_frame;
+        if aimed[b] {
+            out[b].rotation = rotation;
+        } else {
+            out[b] = pose(joint, rotation.normalize(), rig, b, &mut scratch.delta);
+        }
+        scratch.joint[b] = joint;
     }
 }
 

@@ -127,6 +127,9 @@ pub(super) struct SpinePlan {
     pub rest_tangent: Vec<Vec3A>,
     /// Spine bodies turned toward their only spine child after the splines, parents first.
     pub aim_pairs: Vec<super::reconstruct::AimPair>,
+    /// Per body, whether the bone aim poses it in the end (it has an aim pair without a
+    /// rotation goal): the spine pass then leaves it with its rotation and joint only.
+    pub aimed: Vec<bool>,
     /// Forward kinematics of the spine bodies with IK below the root, parents first.
     pub fk: Vec<FkStep>,
     pub min_stretch: f32,
@@ -360,6 +363,10 @@ impl SpinePlan {
             }
         }
         plan.aim_pairs = super::reconstruct::spine_aim_pairs(&plan, rig);
+        plan.aimed = vec![false; rig.len()];
+        for pair in plan.aim_pairs.iter().filter(|p| !p.rotation_goal) {
+            plan.aimed[pair.body as usize] = true;
+        }
         plan.fk = creature
             .order()
             .iter()
