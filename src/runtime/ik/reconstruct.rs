@@ -513,7 +513,14 @@ fn twist_toward(r: Quat, goal: Quat, weight: f32, axis: Vec3A) -> Quat {
         return r;
     };
     let twist = twist_about(goal * r.conjugate(), axis);
-    (Quat::IDENTITY.slerp(twist, weight.min(1.0)) * r).normalize()
+    let part = if weight >= 1.0 {
+        // The whole twist (a full-weight goal, the usual one), on the short way round as
+        // the slerp takes it, without the slerp's arccosine and sines.
+        if twist.w < 0.0 { -twist } else { twist }
+    } else {
+        Quat::IDENTITY.slerp(twist, weight)
+    };
+    (part * r).normalize()
 }
 
 /// A body posed rigidly with its parent.
