@@ -293,6 +293,15 @@ impl Plan {
                 .map_or(0.0, |f| f.as_ref().map_or(0.0, |f| f.origin.x))
     }
 
+    /// Asks for its fields (see `Character::update_many`).
+    pub(crate) fn prefetch_struct(&self) {
+        use crate::runtime::shared::prefetch;
+        prefetch(&self.variant);
+        prefetch(&self.tracks);
+        prefetch(&self.frames);
+        prefetch(&self.cursors);
+    }
+
     /// Asks for its per-character buffers without waiting (see `Character::update_many`).
     pub(crate) fn prefetch(&self) {
         crate::runtime::shared::prefetch_lines(&self.cursors);

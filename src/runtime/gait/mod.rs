@@ -134,8 +134,27 @@ impl Gait {
 
     /// Asks for its per-character buffers without waiting (see `Character::update_many`).
     pub(crate) fn prefetch(&self) {
-        crate::runtime::shared::prefetch_lines(&self.feet);
+        use crate::runtime::shared::prefetch;
+        // A foot's state spans two or three lines: each field is asked for by address
+        // (asking for the slice's elements brings only the line each starts on).
+        for f in &self.feet {
+            prefetch(&f.phase);
+            prefetch(&f.anchor);
+            prefetch(&f.u);
+            prefetch(&f.target);
+            prefetch(&f.pose);
+            prefetch(&f.cycle);
+        }
         crate::runtime::shared::prefetch_lines(&self.params);
+    }
+
+    /// Asks for the feet's parameters of each group, once [`Gait::prefetch`] brought in
+    /// the groups that point at them.
+    pub(crate) fn prefetch_nested(&self) {
+        for p in &self.params {
+            crate::runtime::shared::prefetch_lines(&p.feet);
+        }
+        crate::runtime::shared::prefetch_lines(&self.layer_params.feet);
     }
 
     pub fn new(creature: &Creature) -> Self {

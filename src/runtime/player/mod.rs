@@ -534,7 +534,9 @@ impl Character {
     /// Asks for the buffers the character itself holds (see [`Character::update_many`]).
     fn prefetch_buffers(&self) {
         use crate::runtime::shared::prefetch_lines;
-        prefetch_lines(&self.instances);
+        for i in &self.instances {
+            i.prefetch_struct();
+        }
         prefetch_lines(&self.targets_world);
         prefetch_lines(&self.targets);
         prefetch_lines(&self.layers);
@@ -547,6 +549,7 @@ impl Character {
     /// read and, when several clips blend, the layers'.
     fn prefetch_clip_buffers(&self) {
         self.stage.prefetch_nested();
+        self.gait.prefetch_nested();
         for i in &self.instances {
             i.plan.prefetch();
         }
