@@ -530,7 +530,14 @@ impl Jiggles {
             let mut turned = renormalize(turn * frame_delta);
             let mut rotation = turned * jb.rest_rotation;
             let animated_arm = arm;
-            let mut arm = turned * jb.rest_arm;
+            // The turn takes the animated arm onto the mass the state holds: that is the
+            // arm, without turning the rest arm once more (and the same in a held frame). A
+            // held frame after the parent moved has the swing in the parent's new frame.
+            let mut arm = if steps > 0 || s.turn_parent_delta == frame_delta {
+                Vec3A::from(s.mass)
+            } else {
+                turned * jb.rest_arm
+            };
             let near_ground = ground_height - (pivot.y - jb.reach_below) > 1e-3 * cushion;
             if near_ground
                 && let Some(lifted) = rest_on_ground(
