@@ -116,7 +116,7 @@ impl FrameGoals {
                 0.0
             };
             if w > 0.0 && len > 1e-12 && len.is_finite() {
-                let goal = self.rotation_sum[k] / len;
+                let goal = self.rotation_sum[k] * len.recip();
                 self.rotation[t] = goal;
                 self.rotation_weight[t] = w;
                 self.rotation_used[t] = if w >= 1.0 {
@@ -186,7 +186,8 @@ impl FrameGoals {
             let total = self.position_weight[t];
             if total > 0.0 {
                 let w = total.min(1.0);
-                let (joint, centre) = (self.joint_sum[k] / total, self.centre_sum[k] / total);
+                let inv = total.recip();
+                let (joint, centre) = (self.joint_sum[k] * inv, self.centre_sum[k] * inv);
                 // At full weight the blend is the goal (`lerp` at 1 gives it exactly).
                 (self.joint[t], self.centre[t]) = if w >= 1.0 {
                     (joint, centre)
