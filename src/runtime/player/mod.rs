@@ -585,7 +585,14 @@ impl Character {
         self.instances.retain(|x| !x.is_finished());
 
         let w = &mut self.world_from_character;
-        w.rotation = (Quat::from_rotation_y(self.turn_rate * dt) * w.rotation).normalize();
+        // Most characters do not turn: no sine and cosine for them.
+        let turn = self.turn_rate * dt;
+        w.rotation = if turn != 0.0 {
+            Quat::from_rotation_y(turn) * w.rotation
+        } else {
+            w.rotation
+        }
+        .normalize();
         w.position += w.rotation * self.velocity * dt;
         w.position.y = self.terrain.height(w.position.x, w.position.z);
         self.targets.clear();
