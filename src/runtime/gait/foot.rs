@@ -120,7 +120,7 @@ impl FootState {
         path: &FlightPath,
     ) {
         let flight_share = (1.0 - params.duty).clamp(0.05, 0.95);
-        let cycle = (cycle_now - params.trigger).rem_euclid(1.0);
+        let cycle = super::style::fraction(cycle_now - params.trigger);
         let previous = self.cycle;
         self.cycle = cycle;
         let moving = rate > MIN_RATE;

@@ -251,7 +251,7 @@ impl Gait {
         };
         let flight = &input.layers[0].style.flight;
         for (g, group) in self.gear.groups.iter().enumerate() {
-            let group_cycle = (self.cycle * group.ratio).rem_euclid(1.0);
+            let group_cycle = style::fraction(self.cycle * group.ratio);
             let group_rate = rate * group.ratio;
             for (k, &limb_index) in group.limbs.iter().enumerate() {
                 let limb = &self.gear.limbs[limb_index];

@@ -308,7 +308,7 @@ pub struct FootPlace {
 fn wave_trigger(place: &FootPlace) -> f32 {
     let ripple = place.rank as f32 / place.of.max(1) as f32;
     let side = if place.side < 0.0 { 0.5 } else { 0.0 };
-    (ripple + side).rem_euclid(1.0)
+    fraction(ripple + side)
 }
 
 fn bracket(rows: &[SpeedKey], speed: f32) -> (&SpeedKey, &SpeedKey, f32) {
@@ -330,13 +330,29 @@ fn lerp(a: f32, b: f32, t: f32) -> f32 {
     a + (b - a) * t
 }
 
+/// `x.rem_euclid(1.0)`, the same to the bit (a zero keeps the sign of `x`), without the
+/// bit-by-bit division of `fmodf`: the gait wraps each foot's and group's place in its
+/// cycle every frame. Below 2^23 the fraction is exact, and a negative `x` gets the same
+/// one rounding (`x + n`) either way.
+#[inline]
+pub fn fraction(x: f32) -> f32 {
+    if x.abs() < 8_388_608.0 {
+        let t = x as i32 as f32;
+        let floor = if t > x { t - 1.0 } else { t };
+        let r = x - floor;
+        if r == 0.0 { x * 0.0 } else { r }
+    } else {
+        x.rem_euclid(1.0)
+    }
+}
+
 /// Interpolates two cycle phases the short way round.
 pub fn lerp_phase(a: f32, b: f32, t: f32) -> f32 {
-    let mut d = (b - a).rem_euclid(1.0);
+    let mut d = fraction(b - a);
     if d > 0.5 {
         d -= 1.0;
     }
-    (a + d * t).rem_euclid(1.0)
+    fraction(a + d * t)
 }
 
 /// Blends `layer` into `base` by `weight`, foot by foot (a limp laid over a walk).
@@ -354,6 +370,49 @@ pub fn blend_params(base: &mut GroupParams, layer: &GroupParams, weight: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fraction is `rem_euclid(1.0)` to the bit: signed zeros, integers, values just
+    /// off them, tiny and huge ones, the last exact one and past it, infinities and NaN.
+    #[test]
+    fn fraction_is_rem_euclid_to_the_bit() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            1e-45,
+            -1e-45,
+            0.3,
+            -0.3,
+            8_388_607.5,
+            -8_388_607.5,
+            8_388_608.0,
+            -8_388_609.0,
+            3e9,
+            -3e9,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        for n in -40..=40 {
+            let n = n as f32;
+            xs.extend([n, n * 0.25, n.next_up(), n.next_down(), n * 1.37 + 0.001]);
+        }
+        let mut seed = 0x2545_f491_u32;
+        for _ in 0..100_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            xs.push((seed as f32 / u32::MAX as f32 - 0.5) * 50.0);
+        }
+        for x in xs {
+            let (ours, std) = (fraction(x), x.rem_euclid(1.0));
+            assert!(
+                ours.to_bits() == std.to_bits() || (ours.is_nan() && std.is_nan()),
+                "{x:e}: {ours:e} vs {std:e}"
+            );
+        }
+    }
 
     fn key(speed: f32, duty: f32, triggers: &[f32]) -> SpeedKey {
         SpeedKey {
