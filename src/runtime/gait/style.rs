@@ -335,7 +335,7 @@ fn lerp(a: f32, b: f32, t: f32) -> f32 {
 /// cycle every frame. Below 2^23 the fraction is exact, and a negative `x` gets the same
 /// one rounding (`x + n`) either way.
 #[inline]
-pub fn fraction(x: f32) -> f32 {
+pub(crate) fn fraction(x: f32) -> f32 {
     if x.abs() < 8_388_608.0 {
         let t = x as i32 as f32;
         let floor = if t > x { t - 1.0 } else { t };

@@ -297,8 +297,8 @@ fn aim_spine_bones(plan: &SpinePlan, rig: &Rig, scratch: &mut Scratch, out: &mut
             }
             continue;
         }
-        // Its rotation as the spine pass left it (not yet at unit length when this pass
-        // poses it: its turn's arc takes any length, and the product is normalized).
+        // Its rotation as the spine pass left it: unit to rounding only (the pass left the
+        // normalization to this one), so its rest bone turns where the body points.
         let bone = out[b].rotation * pair.local_bone;
         let mut turn = arc(bone, chord);
         if pair.rotation_goal {
@@ -513,6 +513,7 @@ fn twist_toward(r: Quat, goal: Quat, weight: f32, axis: Vec3A) -> Quat {
         return r;
     };
     let twist = twist_about(goal * r.conjugate(), axis);
+    let weight = weight.min(1.0);
     let part = if weight >= 1.0 {
         // The whole twist (a full-weight goal, the usual one), on the short way round as
         // the slerp takes it, without the slerp's arccosine and sines.
