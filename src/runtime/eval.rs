@@ -63,6 +63,18 @@ impl Goals {
     }
 
     /// Asks for every cache line of its buffers without waiting (see `Character::update_many`).
+    /// Asks for its fields (see `Character::update_many`): it spans two or three lines, and
+    /// asking for its address brings only the first.
+    pub(crate) fn prefetch_struct(&self) {
+        use crate::runtime::shared::prefetch;
+        prefetch(&self.position);
+        prefetch(&self.position_weight);
+        prefetch(&self.rotation);
+        prefetch(&self.rotation_weight);
+        prefetch(&self.deforms);
+        prefetch(&self.ground_height);
+    }
+
     pub(crate) fn prefetch(&self) {
         use crate::runtime::shared::prefetch_lines;
         prefetch_lines(&self.position);

@@ -336,6 +336,14 @@ impl JiggleRig {
 }
 
 impl Jiggles {
+    /// Asks for its fields (see `Character::update_many`).
+    pub(crate) fn prefetch_struct(&self) {
+        use crate::runtime::shared::prefetch;
+        prefetch(&self.active);
+        prefetch(&self.state);
+        prefetch(&self.rig);
+    }
+
     /// Asks for the flags of the bodies simulated last frame.
     pub(crate) fn prefetch(&self) {
         crate::runtime::shared::prefetch_lines(&self.active);

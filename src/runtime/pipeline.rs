@@ -52,7 +52,7 @@ impl PoseStage {
 
     /// Asks for its fields (see `Character::update_many`).
     pub(crate) fn prefetch_struct(&self) {
-        crate::runtime::shared::prefetch(&self.jiggles);
+        self.jiggles.prefetch_struct();
         crate::runtime::shared::prefetch(&self.pose);
         self.ik.prefetch_struct();
     }

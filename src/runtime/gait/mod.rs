@@ -128,7 +128,10 @@ impl Gait {
         prefetch(&self.gear);
         prefetch(&self.feet);
         prefetch(&self.params);
+        prefetch(&self.cycle);
         prefetch(&self.layer_params);
+        prefetch(&self.time_secs);
+        prefetch(&self.planted);
         prefetch(&self.drop);
     }
 

@@ -111,7 +111,11 @@ impl IkSolver {
         prefetch(&self.tuning.limb);
         prefetch(&self.tuning.jiggle);
         prefetch(&self.tuning.tolerance);
+        prefetch(&self.tuning.record_debug);
         prefetch(&self.rig);
+        prefetch(&self.shared);
+        prefetch(&self.clock);
+        prefetch(&self.stale);
         prefetch(&self.plans);
         prefetch(&self.last_used);
         prefetch(&self.current);

@@ -511,19 +511,25 @@ impl Character {
     }
 
     /// Asks for the struct's own lines (see [`Character::update_many`]). It spans about
-    /// seventeen, laid out as the compiler likes: each field is asked for by its address.
+    /// seventeen, laid out as the compiler likes: each field is asked for by its address,
+    /// and a field that is itself a struct of several lines by its own fields (its address
+    /// brings only its first line, and the frame then waited on the rest).
     fn prefetch_struct(&self) {
         use crate::runtime::shared::prefetch;
         prefetch(&self.creature);
+        prefetch(&self.bindings);
         prefetch(&self.instances);
+        prefetch(&self.next_id);
         prefetch(&self.targets_world);
         prefetch(&self.targets);
         prefetch(&self.velocity);
-        prefetch(&self.world_from_character);
-        prefetch(&self.scratch);
+        prefetch(&self.turn_rate);
+        prefetch(&self.world_from_character.position);
+        prefetch(&self.world_from_character.rotation);
+        prefetch(&self.ground_height);
         prefetch(&self.deforms);
         prefetch(&self.layers);
-        prefetch(&self.goals);
+        self.goals.prefetch_struct();
         prefetch(&self.gait_layers);
         prefetch(&self.terrain);
         prefetch(&self.events);
