@@ -174,7 +174,7 @@ impl Character {
             turn_rate: 0.0,
             world_from_character: BodyPose::IDENTITY,
             ground_height: 0.0,
-            scratch: Goals::new(n),
+            scratch: Goals::new(0),
             deforms: Vec::new(),
             layers: Vec::new(),
             goals,
@@ -632,6 +632,12 @@ impl Character {
             l.clear();
         }
         self.deforms.clear();
+        // Made on the first blend: a character that plays one clip at a time never needs
+        // it, and in a crowd its buffers sat between the ones every frame reads, spreading
+        // them over more pages (each page's first touch in a frame waits on the page tables).
+        if self.scratch.len() != self.creature.len() {
+            self.scratch = Goals::new(self.creature.len());
+        }
         for inst in &mut self.instances {
             let weight = inst.effective_weight();
             if weight <= 0.0 {
