@@ -52,16 +52,6 @@ pub struct DeformValue {
 }
 
 impl Goals {
-    /// Reads a word of every cache line of its buffers, for a character to ask for all it
-    /// will use at the start of its frame (see `Character::touch`); the value means nothing.
-    pub(crate) fn touch(&self) -> f32 {
-        use crate::runtime::shared::touch_lines;
-        touch_lines(&self.position, |p| p.x)
-            + touch_lines(&self.position_weight, |&w| w)
-            + touch_lines(&self.rotation, |q| q.w)
-            + touch_lines(&self.rotation_weight, |&w| w)
-    }
-
     /// Asks for every cache line of its buffers without waiting (see `Character::update_many`).
     /// Asks for its fields (see `Character::update_many`): it spans two or three lines, and
     /// asking for its address brings only the first.
@@ -296,15 +286,6 @@ pub fn default_external_target(creature: &Creature) -> Vec3 {
 }
 
 impl Plan {
-    /// Reads a word of each of its per-character buffers (see [`Goals::touch`]).
-    pub(crate) fn touch(&self) -> f32 {
-        self.cursors.first().map_or(0.0, |c| c[0] as f32)
-            + self
-                .frames
-                .first()
-                .map_or(0.0, |f| f.as_ref().map_or(0.0, |f| f.origin.x))
-    }
-
     /// Asks for its fields (see `Character::update_many`).
     pub(crate) fn prefetch_struct(&self) {
         use crate::runtime::shared::prefetch;

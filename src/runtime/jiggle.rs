@@ -358,13 +358,6 @@ impl Jiggles {
         }
     }
 
-    /// Reads the active flags (see [`crate::runtime::eval::Goals::touch`]). The states are
-    /// read by [`Jiggles::apply`] itself, once it knows which bodies it simulates: the first
-    /// one here belonged to the root, which never jiggles.
-    pub(crate) fn touch(&self) -> f32 {
-        crate::runtime::shared::touch_lines(&self.active, |&a| f32::from(u8::from(a)))
-    }
-
     /// Moves the bodies without IK (`has_ik[b]` false) from their rigid follow of their
     /// parents by `dt_secs` of simulation; 0 holds them where they were. Bodies with IK
     /// are never written. A body that would sink below `ground_height` (character space)

@@ -35,14 +35,6 @@ pub struct PoseStage {
 }
 
 impl PoseStage {
-    /// Reads a word of each of its per-character buffers (see
-    /// [`crate::runtime::eval::Goals::touch`]).
-    pub(crate) fn touch(&self) -> f32 {
-        crate::runtime::shared::touch_lines(&self.pose, |p| p.position.x)
-            + self.jiggles.touch()
-            + self.ik.touch()
-    }
-
     /// Asks for its per-character buffers without waiting (see `Character::update_many`).
     pub(crate) fn prefetch(&self) {
         crate::runtime::shared::prefetch_lines(&self.pose);

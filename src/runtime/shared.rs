@@ -60,15 +60,6 @@ impl<K: PartialEq + Clone, T> PerCreature<K, T> {
     }
 }
 
-/// Reads one value from every cache line of `items` (through `read`), for a character's
-/// frame to ask for all its buffers' lines at once (see `Character::touch`): the loads do
-/// not depend on each other, so the processor waits for them together. The sum means
-/// nothing; the caller hands it to [`std::hint::black_box`] so the reads stay.
-pub(crate) fn touch_lines<T>(items: &[T], read: impl Fn(&T) -> f32) -> f32 {
-    let step = (64 / std::mem::size_of::<T>().max(1)).max(1);
-    items.iter().step_by(step).map(read).sum()
-}
-
 /// Asks the processor to bring every cache line of `items` into its caches, without waiting
 /// for them (see [`prefetch`]). Only the first line of an element wider than a line: safe
 /// code can name no address inside it (a struct asks for its fields instead, as

@@ -114,14 +114,6 @@ pub struct Gait {
 static SHARED: PerCreature<(), Gear> = PerCreature::new();
 
 impl Gait {
-    /// Reads a word of each of its per-character buffers (see
-    /// [`crate::runtime::eval::Goals::touch`]).
-    pub(crate) fn touch(&self) -> f32 {
-        crate::runtime::shared::touch_lines(&self.feet, |f| f.u)
-            + self.params.first().map_or(0.0, |p| p.stride)
-            + self.cycle
-    }
-
     /// Asks for its fields (see `Character::update_many`).
     pub(crate) fn prefetch_struct(&self) {
         use crate::runtime::shared::prefetch;

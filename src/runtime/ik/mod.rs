@@ -94,16 +94,6 @@ pub struct IkSolver {
 }
 
 impl IkSolver {
-    /// Reads a word of each of its per-character buffers (see
-    /// [`crate::runtime::eval::Goals::touch`]).
-    pub(crate) fn touch(&self) -> f32 {
-        self.last_used.first().map_or(0.0, |&t| t as f32)
-            + self
-                .plans
-                .get(self.current)
-                .map_or(0.0, |p| p.key.len() as f32)
-    }
-
     /// Asks for its fields, the tuning's too (see `Character::update_many`).
     pub(crate) fn prefetch_struct(&self) {
         use crate::runtime::shared::prefetch;

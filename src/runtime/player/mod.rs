@@ -582,7 +582,6 @@ impl Character {
             0.0
         };
         let sim_dt = dt.min(MAX_SIMULATION_STEP_SECS);
-        std::hint::black_box(self.touch());
         self.events.clear();
         self.start_queued();
         for inst in &mut self.instances {
@@ -689,25 +688,6 @@ impl Character {
             watch.lap(&mut t.blend);
         }
         self.finish_frame(dt, sim_dt, times);
-    }
-
-    /// Reads a word of each buffer the frame uses (of every line of the per-body ones), all
-    /// at once. In a crowd a character was last updated a whole frame ago and its buffers
-    /// have left the caches; each stage would otherwise wait for its own in turn, one after
-    /// another (at 10,000 characters on one thread that was a tenth of the frame).
-    fn touch(&self) -> f32 {
-        let instances: f32 = self
-            .instances
-            .iter()
-            .map(|i| i.time_secs + i.plan.touch())
-            .sum();
-        instances
-            + self.targets_world.first().map_or(0.0, |t| t.x)
-            + self.targets.first().map_or(0.0, |t| t.x)
-            + self.goals.touch()
-            + self.gait.touch()
-            + self.stage.touch()
-            + self.events.len() as f32
     }
 
     /// Gait on top of the blended clips, then IK and jiggles.
