@@ -412,16 +412,6 @@ impl Jiggles {
             Some(r) => r.rotation * rig.inv_rest_rotation[root],
             None => return,
         };
-        // In a crowd this character's states were last touched a whole frame ago and have
-        // left the caches. The step below needs each before it can start, and is too long
-        // for the processor to run ahead to the next one's load: reading them all first, in a
-        // loop of nothing else, waits for their lines together rather than one after
-        // another (at 10,000 characters that wait was two fifths of the jiggles' time).
-        let mut touched = 0.0;
-        for (s, _) in state.iter().zip(has_ik).filter(|(_, ik)| !**ik) {
-            touched += s.mass.x;
-        }
-        std::hint::black_box(touched);
         if delta.len() < n {
             delta.resize(n, (Quat::IDENTITY, Vec3A::ZERO));
         }
