@@ -145,6 +145,10 @@ pub(super) struct KeepOut {
     /// Beyond this distance between the bone's middle and the body's axis they cannot
     /// touch (half the bone at its longest, and the clearance).
     pub bound: f32,
+    /// Beyond this squared distance between the bone's middle and the body's centre they
+    /// cannot touch either (`bound` and half the body's axis): a test with no projection
+    /// onto the axis, which sets most pairs aside (see [`far_apart`]).
+    pub far_sq: f32,
 }
 
 /// A hand whose goal is moved out of a trunk body it would sink into (see
@@ -164,6 +168,8 @@ pub(super) struct PinKeepOut {
     /// Beyond this distance between the hand's centre and the body's axis they cannot
     /// touch (half the hand's axis, and the clearance).
     pub bound: f32,
+    /// As [`KeepOut::far_sq`], from the hand's centre.
+    pub far_sq: f32,
     /// The side of the body the hand hangs on at rest (unit, rest-pose space, from the
     /// body's axis), which a deep goal is pushed out toward.
     pub side: Vec3A,
@@ -629,6 +635,7 @@ impl Builder<'_, '_> {
                 else {
                     continue;
                 };
+                let bound = 0.5 * self.plan.max_stretch * particle.rest_len + clearance;
                 self.plan.keep_out.push(KeepOut {
                     a,
                     b,
@@ -636,7 +643,8 @@ impl Builder<'_, '_> {
                     share_b,
                     obstacle,
                     clearance,
-                    bound: 0.5 * self.plan.max_stretch * particle.rest_len + clearance,
+                    bound,
+                    far_sq: self.far_sq(obstacle, bound),
                 });
             }
         }
@@ -670,9 +678,11 @@ impl Builder<'_, '_> {
                 };
                 let (u, v) = segment_closest(h0.into(), h1.into(), c0.into(), c1.into());
                 let side = (h0.lerp(h1, u) - c0.lerp(c1, v)).normalize_or_zero();
+                let bound = half.length() + clearance;
                 self.plan.pin_keep_out.push(PinKeepOut {
                     side,
-                    bound: half.length() + clearance,
+                    bound,
+                    far_sq: self.far_sq(obstacle, bound),
                     pin: pin as u16,
                     target,
                     half_axis: Vec3A::from(half),
@@ -714,6 +724,14 @@ impl Builder<'_, '_> {
             return None;
         }
         Some((self.obstacle(s)?, clearance, (c0, c1)))
+    }
+
+    /// The squared distance from obstacle `o`'s centre beyond which a point is farther
+    /// than `bound` from every point of its axis. A hair wider than exact, so rounding
+    /// never sets aside a pair the exact test would look at.
+    fn far_sq(&self, o: u16, bound: f32) -> f32 {
+        let reach = (bound + self.plan.obstacles[o as usize].half_axis.length()) * 1.001;
+        reach * reach
     }
 
     /// The obstacle for trunk body `s`, added on first use; `None` when nothing on the
@@ -1013,6 +1031,9 @@ fn push_out(
         let t = k.target as usize;
         let hand = *pin + (goals.centre[t] - goals.joint[t]);
         // The hand's centre against the body's axis: most hands are far from most bodies.
+        if far_apart(hand, centre, k.far_sq) {
+            continue;
+        }
         let from_end = hand - (centre - half_axis);
         let along = (from_end.dot(half_axis) * 0.5 * inv_axis_sq).clamp(0.0, 1.0);
         if (from_end - half_axis * (2.0 * along)).length_squared() >= k.bound * k.bound {
@@ -1045,6 +1066,13 @@ fn push_out(
     pushed
 }
 
+/// Whether `point` is at least `sqrt(far_sq)` from `centre`: the cheap first test of a
+/// keep-out pair, before the distance to the body's axis (NaN passes on to that test).
+#[inline(always)]
+fn far_apart(point: Vec3A, centre: Vec3A, far_sq: f32) -> bool {
+    point.distance_squared(centre) >= far_sq
+}
+
 /// Pushes every arm bone sunk into a trunk body deeper than at rest back out to where their
 /// axes keep the clearance, along the line between their nearest points; the bone's free
 /// ends share the push by how near each is to the contact. Returns whether any bone was in.
@@ -1056,6 +1084,9 @@ fn keep_out(plan: &LimbPlan, obstacles: &[(Vec3A, Vec3A, f32)], p: &mut [Vec3A])
         let (a, b) = (p[k.a as usize], p[k.b as usize]);
         let mid = (a + b) * 0.5;
         // The bone's middle against the body's axis: most pairs are apart by far more.
+        if far_apart(mid, centre, k.far_sq) {
+            continue;
+        }
         let from_end = mid - (centre - half_axis);
         let along = (from_end.dot(half_axis) * 0.5 * inv_axis_sq).clamp(0.0, 1.0);
         if (from_end - half_axis * (2.0 * along)).length_squared() >= k.bound * k.bound {
