@@ -5,6 +5,7 @@
 use super::constraint::{Constraint, Hinges, Op, arc, compile, frame_of, relax, soft_correction};
 use super::goals::FrameGoals;
 use super::plan::Topology;
+use super::rebuild::{self, AxisLanes, GoalLanes, Rebuild};
 use super::setup::NONE;
 use super::tuning::{LimbTuning, shares};
 use crate::runtime::creature::Cap;
@@ -224,6 +225,11 @@ pub(super) struct LimbPlan {
     pub single_pin: Vec<bool>,
     /// Reconstruction order: parents first, the limbs' bodies taken in turn.
     pub bodies: Vec<LimbBody>,
+    /// How the rebuild takes `bodies`: one by one or four alike at once, depth by depth
+    /// (see `rebuild.rs`).
+    pub rebuild: Vec<Rebuild>,
+    pub axis_lanes: Vec<AxisLanes>,
+    pub goal_lanes: Vec<GoalLanes>,
     /// The particles projected to the allowed stretch before the rebuild, parents first,
     /// the limbs taken in turn (each limb's first particle, on the spine, stays).
     pub projection: Vec<u16>,
@@ -315,6 +321,7 @@ impl LimbPlan {
         b.plan.bodies = round_robin(&b.plan.bodies, |lb| {
             b.plan.particles[lb.particle as usize].limb as usize
         });
+        rebuild::schedule(&mut b.plan, rig);
         b.plan.projection = round_robin(
             &(0..b.plan.particles.len() as u16)
                 .filter(|&q| b.plan.particles[q as usize].parent != NO_PARTICLE)

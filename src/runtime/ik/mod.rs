@@ -10,8 +10,10 @@
 mod constraint;
 mod debug;
 mod goals;
+mod lanes;
 mod limb;
 mod plan;
+mod rebuild;
 mod reconstruct;
 mod setup;
 mod spine;

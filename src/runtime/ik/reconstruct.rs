@@ -5,7 +5,8 @@
 
 use super::constraint::{arc, arc_unit, frame_of, twist_about};
 use super::goals::{FrameGoals, RootPose};
-use super::limb::{BodyKind, LimbPlan};
+use super::limb::{BodyKind, LimbBody, LimbPlan};
+use super::rebuild::{self, Rebuild, Rebuilt};
 use super::setup::{NONE, Rig};
 use super::spine::{SpinePlan, tangents};
 use super::spline::Hermite;
@@ -424,71 +425,115 @@ pub(super) fn limb_poses(
             || delta[plan.limbs[particle.limb as usize].spine_body as usize] * particle.rest_axis,
         );
     }
-    for lb in &plan.bodies {
-        let b = lb.body as usize;
-        let parent_delta = delta[lb.parent as usize];
-        let joint = p[lb.particle as usize];
-        let w = if lb.rotation_goal {
-            goals.rotation_weight[b]
-        } else {
-            0.0
-        };
-        // Without a rotation goal to blend in, a body's delta (what its children turn by)
-        // is its parent's turned by the least arc: worked out directly, it waits on one
-        // product down the chain instead of three, and the rotation follows from it.
-        let turned = match lb.kind {
-            BodyKind::Follow if w <= 0.0 => Some(parent_delta),
-            BodyKind::Axis { child, rest_axis } if w <= 0.0 => {
-                let axis = (p[child as usize] - joint).normalize_or_zero();
-                Some(renormalize(
-                    arc_unit(parent_delta * rest_axis, axis) * parent_delta,
-                ))
+    for step in &plan.rebuild {
+        match *step {
+            Rebuild::One(i) => limb_body_pose(&plan.bodies[i as usize], rig, goals, p, delta, out),
+            Rebuild::Axes(i) => {
+                let lanes = &plan.axis_lanes[i as usize];
+                match rebuild::axes(lanes, p, delta) {
+                    Some(r) => write_lanes(lanes.count, &lanes.body, &r, delta, out),
+                    None => {
+                        for &k in &lanes.index[..lanes.count as usize] {
+                            limb_body_pose(&plan.bodies[k as usize], rig, goals, p, delta, out);
+                        }
+                    }
+                }
             }
-            _ => None,
-        };
-        if let Some(d) = turned {
-            delta[b] = d;
-            let rotation = d * rig.rotation[b];
-            out[b] = BodyPose {
-                position: (joint + rotation * rig.centre_from_pivot[b]).into(),
-                rotation,
-            };
-            continue;
+            Rebuild::Goals(i) => {
+                let lanes = &plan.goal_lanes[i as usize];
+                let r = rebuild::goals(lanes, p, &goals.rotation_used);
+                write_lanes(lanes.count, &lanes.body, &r, delta, out);
+            }
         }
-        let follow = parent_delta * rig.rotation[b];
-        let rotation = match lb.kind {
-            BodyKind::Goal => goals.rotation_used[b],
-            BodyKind::Follow => blend(follow, goals.rotation[b], w),
-            BodyKind::AimAtGoal => {
-                let offset = follow * rig.centre_from_pivot[b];
-                let to_goal = goals.centre[b] - joint;
-                let aimed = arc(offset, to_goal) * follow;
-                blend(aimed, goals.rotation[b], w)
-            }
-            BodyKind::Axis { child, rest_axis } => {
-                let axis = p[child as usize] - joint;
-                let r = arc_unit(parent_delta * rest_axis, axis.normalize_or_zero()) * follow;
-                twist_toward(r, goals.rotation[b], w, axis)
-            }
-            BodyKind::Frame {
-                first,
-                second,
-                rest_axis,
-                rest_frame_inverse,
-            } => {
-                let (a1, a2) = (p[first as usize] - joint, p[second as usize] - joint);
-                let r = match frame_of(a1, a2) {
-                    Some(f) => f * rest_frame_inverse * rig.rotation[b],
-                    None => arc(parent_delta * rest_axis, a1) * follow,
-                };
-                twist_toward(r, goals.rotation[b], w, a1)
-            }
-        };
-        // One renormalization per body keeps the products of unit quaternions from
-        // drifting down the tree.
-        let rotation = renormalize(rotation);
-        out[b] = pose(joint, rotation, rig, b, delta);
     }
+}
+
+/// The first `count` lanes of a group rebuilt at once.
+#[inline(always)]
+fn write_lanes(count: u8, body: &[u32; 4], r: &Rebuilt, delta: &mut [Quat], out: &mut [BodyPose]) {
+    for (k, &b) in body.iter().enumerate().take(count as usize) {
+        let b = b as usize;
+        delta[b] = r.delta[k];
+        out[b] = BodyPose {
+            position: r.position[k].into(),
+            rotation: r.rotation[k],
+        };
+    }
+}
+
+/// Rebuilds one limb body from its parent's delta and the solved particles.
+#[inline(always)]
+fn limb_body_pose(
+    lb: &LimbBody,
+    rig: &Rig,
+    goals: &FrameGoals,
+    p: &[Vec3A],
+    delta: &mut [Quat],
+    out: &mut [BodyPose],
+) {
+    let b = lb.body as usize;
+    let parent_delta = delta[lb.parent as usize];
+    let joint = p[lb.particle as usize];
+    let w = if lb.rotation_goal {
+        goals.rotation_weight[b]
+    } else {
+        0.0
+    };
+    // Without a rotation goal to blend in, a body's delta (what its children turn by)
+    // is its parent's turned by the least arc: worked out directly, it waits on one
+    // product down the chain instead of three, and the rotation follows from it.
+    let turned = match lb.kind {
+        BodyKind::Follow if w <= 0.0 => Some(parent_delta),
+        BodyKind::Axis { child, rest_axis } if w <= 0.0 => {
+            let axis = (p[child as usize] - joint).normalize_or_zero();
+            Some(renormalize(
+                arc_unit(parent_delta * rest_axis, axis) * parent_delta,
+            ))
+        }
+        _ => None,
+    };
+    if let Some(d) = turned {
+        delta[b] = d;
+        let rotation = d * rig.rotation[b];
+        out[b] = BodyPose {
+            position: (joint + rotation * rig.centre_from_pivot[b]).into(),
+            rotation,
+        };
+        return;
+    }
+    let follow = parent_delta * rig.rotation[b];
+    let rotation = match lb.kind {
+        BodyKind::Goal => goals.rotation_used[b],
+        BodyKind::Follow => blend(follow, goals.rotation[b], w),
+        BodyKind::AimAtGoal => {
+            let offset = follow * rig.centre_from_pivot[b];
+            let to_goal = goals.centre[b] - joint;
+            let aimed = arc(offset, to_goal) * follow;
+            blend(aimed, goals.rotation[b], w)
+        }
+        BodyKind::Axis { child, rest_axis } => {
+            let axis = p[child as usize] - joint;
+            let r = arc_unit(parent_delta * rest_axis, axis.normalize_or_zero()) * follow;
+            twist_toward(r, goals.rotation[b], w, axis)
+        }
+        BodyKind::Frame {
+            first,
+            second,
+            rest_axis,
+            rest_frame_inverse,
+        } => {
+            let (a1, a2) = (p[first as usize] - joint, p[second as usize] - joint);
+            let r = match frame_of(a1, a2) {
+                Some(f) => f * rest_frame_inverse * rig.rotation[b],
+                None => arc(parent_delta * rest_axis, a1) * follow,
+            };
+            twist_toward(r, goals.rotation[b], w, a1)
+        }
+    };
+    // One renormalization per body keeps the products of unit quaternions from
+    // drifting down the tree.
+    let rotation = renormalize(rotation);
+    out[b] = pose(joint, rotation, rig, b, delta);
 }
 
 /// `from` turned toward `goal` by `weight` (0 keeps `from`).

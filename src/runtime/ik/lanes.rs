@@ -1,0 +1,286 @@
+//! Four bodies at a time: vectors and quaternions as structures of arrays, one lane per
+//! body, in glam's `Vec4` (one SIMD register per coordinate where glam has SIMD).
+//!
+//! A quaternion product or a rotation in glam's own layout spends most of its instructions
+//! shuffling coordinates into place; four bodies side by side need no shuffle at all, so
+//! the limb rebuild takes its bodies four alike at once (see `reconstruct::limb_poses`).
+//! Every operation repeats glam's arithmetic in glam's order, so a lane gives exactly the
+//! number the single-body code gives (`tests` check it bit for bit; a build where glam
+//! fuses multiplies and adds, `target-feature=+fma`, differs by rounding).
+
+use glam::{BVec4A, Quat, Vec3A, Vec4};
+use std::ops::{Add, Mul, Sub};
+
+/// Four 3D vectors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct V3 {
+    pub x: Vec4,
+    pub y: Vec4,
+    pub z: Vec4,
+}
+
+/// Four quaternions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Q {
+    pub x: Vec4,
+    pub y: Vec4,
+    pub z: Vec4,
+    pub w: Vec4,
+}
+
+impl V3 {
+    #[inline(always)]
+    pub fn gather(v: [Vec3A; 4]) -> V3 {
+        V3 {
+            x: Vec4::new(v[0].x, v[1].x, v[2].x, v[3].x),
+            y: Vec4::new(v[0].y, v[1].y, v[2].y, v[3].y),
+            z: Vec4::new(v[0].z, v[1].z, v[2].z, v[3].z),
+        }
+    }
+
+    #[inline(always)]
+    pub fn lanes(self) -> [Vec3A; 4] {
+        let (x, y, z) = (self.x.to_array(), self.y.to_array(), self.z.to_array());
+        std::array::from_fn(|i| Vec3A::new(x[i], y[i], z[i]))
+    }
+
+    /// `Vec3A::dot`: `(x·x + y·y) + z·z`.
+    #[inline(always)]
+    pub fn dot(self, o: V3) -> Vec4 {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    /// `Vec3A::cross`.
+    #[inline(always)]
+    pub fn cross(self, o: V3) -> V3 {
+        V3 {
+            x: self.y * o.z - o.y * self.z,
+            y: self.z * o.x - o.z * self.x,
+            z: self.x * o.y - o.x * self.y,
+        }
+    }
+
+    #[inline(always)]
+    pub fn scale(self, s: Vec4) -> V3 {
+        V3 {
+            x: self.x * s,
+            y: self.y * s,
+            z: self.z * s,
+        }
+    }
+
+    /// `Vec3A::normalize_or_zero`: times one over the length where that is finite and
+    /// positive, else zero.
+    #[inline(always)]
+    pub fn normalize_or_zero(self) -> V3 {
+        let rcp = Vec4::ONE / self.dot(self).sqrt();
+        let ok: BVec4A = rcp.cmpgt(Vec4::ZERO) & rcp.cmplt(Vec4::INFINITY);
+        let n = self.scale(rcp);
+        V3 {
+            x: Vec4::select(ok, n.x, Vec4::ZERO),
+            y: Vec4::select(ok, n.y, Vec4::ZERO),
+            z: Vec4::select(ok, n.z, Vec4::ZERO),
+        }
+    }
+}
+
+impl Add for V3 {
+    type Output = V3;
+    #[inline(always)]
+    fn add(self, o: V3) -> V3 {
+        V3 {
+            x: self.x + o.x,
+            y: self.y + o.y,
+            z: self.z + o.z,
+        }
+    }
+}
+
+impl Sub for V3 {
+    type Output = V3;
+    #[inline(always)]
+    fn sub(self, o: V3) -> V3 {
+        V3 {
+            x: self.x - o.x,
+            y: self.y - o.y,
+            z: self.z - o.z,
+        }
+    }
+}
+
+impl Q {
+    #[inline(always)]
+    pub fn gather(q: [Quat; 4]) -> Q {
+        Q {
+            x: Vec4::new(q[0].x, q[1].x, q[2].x, q[3].x),
+            y: Vec4::new(q[0].y, q[1].y, q[2].y, q[3].y),
+            z: Vec4::new(q[0].z, q[1].z, q[2].z, q[3].z),
+            w: Vec4::new(q[0].w, q[1].w, q[2].w, q[3].w),
+        }
+    }
+
+    #[inline(always)]
+    pub fn lanes(self) -> [Quat; 4] {
+        let (x, y, z, w) = (
+            self.x.to_array(),
+            self.y.to_array(),
+            self.z.to_array(),
+            self.w.to_array(),
+        );
+        std::array::from_fn(|i| Quat::from_xyzw(x[i], y[i], z[i], w[i]))
+    }
+
+    /// `Quat::length_squared`: `(x·x + z·z) + (y·y + w·w)`.
+    #[inline(always)]
+    pub fn length_squared(self) -> Vec4 {
+        (self.x * self.x + self.z * self.z) + (self.y * self.y + self.w * self.w)
+    }
+
+    #[inline(always)]
+    pub fn scale(self, s: Vec4) -> Q {
+        Q {
+            x: self.x * s,
+            y: self.y * s,
+            z: self.z * s,
+            w: self.w * s,
+        }
+    }
+
+    /// `Quat::normalize`: each coordinate divided by the length.
+    #[inline(always)]
+    pub fn normalize(self) -> Q {
+        let len = self.length_squared().sqrt();
+        Q {
+            x: self.x / len,
+            y: self.y / len,
+            z: self.z / len,
+            w: self.w / len,
+        }
+    }
+
+    /// `math::renormalize`: one Newton step back to unit length.
+    #[inline(always)]
+    pub fn renormalize(self) -> Q {
+        self.scale(Vec4::splat(1.5) - Vec4::splat(0.5) * self.length_squared())
+    }
+
+    /// `Quat * Vec3A` for unit quaternions: `v (w² − b·b) + b (2 v·b) + (b × v)(2 w)`.
+    #[inline(always)]
+    pub fn rotate(self, v: V3) -> V3 {
+        let b = V3 {
+            x: self.x,
+            y: self.y,
+            z: self.z,
+        };
+        let two = Vec4::splat(2.0);
+        let b2 = b.dot(b);
+        let along = v.dot(b) * two;
+        let turn = self.w * two;
+        let c = b.cross(v);
+        let ww = self.w * self.w - b2;
+        V3 {
+            x: (v.x * ww + b.x * along) + c.x * turn,
+            y: (v.y * ww + b.y * along) + c.y * turn,
+            z: (v.z * ww + b.z * along) + c.z * turn,
+        }
+    }
+}
+
+/// `Quat * Quat`, in the order of glam's SIMD product.
+impl Mul for Q {
+    type Output = Q;
+    #[inline(always)]
+    fn mul(self, r: Q) -> Q {
+        let l = self;
+        Q {
+            x: (l.x * r.w + l.w * r.x) + (l.y * r.z - l.z * r.y),
+            y: (l.w * r.y - l.x * r.z) + (l.z * r.x + l.y * r.w),
+            z: (l.x * r.y + l.w * r.z) + (l.z * r.w - l.y * r.x),
+            w: (l.w * r.w - l.x * r.x) - (l.z * r.z + l.y * r.y),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::math::renormalize;
+    use proptest::prelude::*;
+
+    fn vec3() -> impl Strategy<Value = Vec3A> {
+        (-10.0f32..10.0, -10.0f32..10.0, -10.0f32..10.0).prop_map(|(x, y, z)| Vec3A::new(x, y, z))
+    }
+
+    fn unit_quat() -> impl Strategy<Value = Quat> {
+        (vec3(), -3.0f32..3.0).prop_map(|(axis, angle)| {
+            Quat::from_axis_angle(axis.normalize_or(Vec3A::X).into(), angle)
+        })
+    }
+
+    /// The same number: to the bit where glam does not fuse multiplies and adds (the
+    /// lanes never do), else to rounding.
+    fn same(a: &[f32], b: &[f32]) -> bool {
+        a.iter().zip(b).all(|(x, y)| {
+            if cfg!(target_feature = "fma") {
+                (x - y).abs() <= 1e-5 * (1.0 + y.abs())
+            } else {
+                x.to_bits() == y.to_bits()
+            }
+        })
+    }
+
+    fn coords(q: Quat) -> [f32; 4] {
+        q.to_array()
+    }
+
+    fn vcoords(v: Vec3A) -> [f32; 3] {
+        v.to_array()
+    }
+
+    proptest! {
+        /// Each lane gives exactly what glam gives for one body, so the rebuild's poses
+        /// do not depend on whether a body was taken alone or with three others.
+        #[test]
+        fn lanes_repeat_glam_bit_for_bit(
+            a in prop::array::uniform4(unit_quat()),
+            b in prop::array::uniform4(unit_quat()),
+            u in prop::array::uniform4(vec3()),
+            v in prop::array::uniform4(vec3()),
+        ) {
+            let (qa, qb, vu, vv) = (Q::gather(a), Q::gather(b), V3::gather(u), V3::gather(v));
+            let product = (qa * qb).lanes();
+            let rotated = qa.rotate(vu).lanes();
+            let normal = (qa.scale(Vec4::splat(1.7)) * qb).normalize().lanes();
+            let renormal = (qa * qb).renormalize().lanes();
+            let dot = vu.dot(vv).to_array();
+            let cross = vu.cross(vv).lanes();
+            let unit = (vu - vv).normalize_or_zero().lanes();
+            let sum = (vu + vv).lanes();
+            for i in 0..4 {
+                prop_assert!(same(&coords(product[i]), &coords(a[i] * b[i])));
+                prop_assert!(same(&vcoords(rotated[i]), &vcoords(a[i] * u[i])));
+                prop_assert!(same(&coords(normal[i]), &coords((a[i] * 1.7 * b[i]).normalize())));
+                prop_assert!(same(&coords(renormal[i]), &coords(renormalize(a[i] * b[i]))));
+                prop_assert!(same(&[dot[i]], &[u[i].dot(v[i])]));
+                prop_assert!(same(&vcoords(cross[i]), &vcoords(u[i].cross(v[i]))));
+                prop_assert!(same(&vcoords(unit[i]), &vcoords((u[i] - v[i]).normalize_or_zero())));
+                prop_assert!(same(&vcoords(sum[i]), &vcoords(u[i] + v[i])));
+            }
+        }
+    }
+
+    #[test]
+    fn normalize_or_zero_gives_zero_for_zero_and_non_finite_lanes() {
+        let v = V3::gather([
+            Vec3A::ZERO,
+            Vec3A::new(f32::NAN, 0.0, 1.0),
+            Vec3A::new(f32::INFINITY, 0.0, 0.0),
+            Vec3A::new(0.0, 3.0, 4.0),
+        ]);
+        let n = v.normalize_or_zero().lanes();
+        assert_eq!(n[0], Vec3A::ZERO);
+        assert_eq!(n[1], Vec3A::ZERO);
+        assert_eq!(n[2], Vec3A::ZERO);
+        assert_eq!(n[3], Vec3A::new(0.0, 0.6, 0.8));
+    }
+}

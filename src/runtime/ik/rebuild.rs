@@ -1,0 +1,378 @@
+//! The order the limb rebuild takes its bodies in, and the bodies it takes four at a time.
+//!
+//! A limb body's rotation depends only on its parent's and on the solved particles, so the
+//! bodies at one depth below the spine, across every limb, are independent of each other.
+//! Most of them are rebuilt the same way: a bone with one IK child and no rotation goal
+//! turns by the least arc onto its child ([`BodyKind::Axis`]), and an end body with a
+//! position goal takes the rotation that carried its goal ([`BodyKind::Goal`]). Those are
+//! taken four alike at once in SIMD lanes (`lanes.rs`), the rest one by one, depth by
+//! depth, so a parent is always rebuilt before its children. Each lane repeats the
+//! single-body arithmetic in its order, so the poses are the same to the bit (to rounding
+//! in a build where glam fuses multiplies and adds, which the lanes do not).
+
+use super::lanes::{Q, V3};
+use super::limb::{BodyKind, LimbBody, LimbPlan};
+use super::setup::Rig;
+use glam::{Quat, Vec3A};
+
+/// One step of the limb rebuild.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Rebuild {
+    /// `LimbPlan::bodies[i]`, alone.
+    One(u16),
+    /// `LimbPlan::axis_lanes[i]`.
+    Axes(u16),
+    /// `LimbPlan::goal_lanes[i]`.
+    Goals(u16),
+}
+
+/// Up to four [`BodyKind::Axis`] bodies without a rotation goal, none the parent of
+/// another. Lanes past `count` repeat the first lane and are not written back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct AxisLanes {
+    pub count: u8,
+    /// Into `LimbPlan::bodies`, for the rare lane that needs the single-body code.
+    pub index: [u16; 4],
+    pub body: [u32; 4],
+    pub parent: [u32; 4],
+    pub particle: [u16; 4],
+    pub child: [u16; 4],
+    pub rest_axis: V3,
+    pub rotation: Q,
+    pub centre_from_pivot: V3,
+}
+
+/// Up to four [`BodyKind::Goal`] bodies. Lanes past `count` repeat the first lane.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct GoalLanes {
+    pub count: u8,
+    pub body: [u32; 4],
+    pub particle: [u16; 4],
+    pub inv_rotation: Q,
+    pub centre_from_pivot: V3,
+}
+
+/// Fewer bodies alike than this at one depth are taken one by one: the lanes' gathering
+/// and scattering would cost more than they save.
+const MIN_LANES: usize = 2;
+
+/// How `bodies` is taken into lanes: whether it is an Axis body without a rotation goal, a
+/// Goal body, or neither.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Axis,
+    Goal,
+    Alone,
+}
+
+fn class(lb: &LimbBody) -> Class {
+    match lb.kind {
+        BodyKind::Axis { .. } if !lb.rotation_goal => Class::Axis,
+        BodyKind::Goal => Class::Goal,
+        _ => Class::Alone,
+    }
+}
+
+/// Fills `plan.rebuild`, `plan.axis_lanes` and `plan.goal_lanes` from `plan.bodies`
+/// (parents first).
+pub(super) fn schedule(plan: &mut LimbPlan, rig: &Rig) {
+    let bodies = &plan.bodies;
+    // Depth below the spine: a body whose parent is no limb body of the plan is at 0.
+    let mut depth = vec![0usize; bodies.len()];
+    for (i, lb) in bodies.iter().enumerate() {
+        if let Some(p) = bodies[..i].iter().position(|x| x.body == lb.parent) {
+            depth[i] = depth[p] + 1;
+        }
+    }
+    let deepest = depth.iter().copied().max().unwrap_or(0);
+    let (mut rebuild, mut axis_lanes, mut goal_lanes) = (Vec::new(), Vec::new(), Vec::new());
+    for d in 0..=deepest {
+        let at = |c: Class| -> Vec<usize> {
+            (0..bodies.len())
+                .filter(|&i| depth[i] == d && class(&bodies[i]) == c)
+                .collect()
+        };
+        for group in at(Class::Axis).chunks(4) {
+            if group.len() < MIN_LANES {
+                rebuild.extend(group.iter().map(|&i| Rebuild::One(i as u16)));
+                continue;
+            }
+            rebuild.push(Rebuild::Axes(axis_lanes.len() as u16));
+            axis_lanes.push(axis_group(bodies, group, rig));
+        }
+        for group in at(Class::Goal).chunks(4) {
+            if group.len() < MIN_LANES {
+                rebuild.extend(group.iter().map(|&i| Rebuild::One(i as u16)));
+                continue;
+            }
+            rebuild.push(Rebuild::Goals(goal_lanes.len() as u16));
+            goal_lanes.push(goal_group(bodies, group, rig));
+        }
+        rebuild.extend(at(Class::Alone).into_iter().map(|i| Rebuild::One(i as u16)));
+    }
+    plan.rebuild = rebuild;
+    plan.axis_lanes = axis_lanes;
+    plan.goal_lanes = goal_lanes;
+}
+
+/// Lane `k` of a group of up to four, the first again past its end.
+fn lane(group: &[usize], k: usize) -> usize {
+    group.get(k).copied().unwrap_or(group[0])
+}
+
+fn axis_group(bodies: &[LimbBody], group: &[usize], rig: &Rig) -> AxisLanes {
+    let at = |k: usize| &bodies[lane(group, k)];
+    let (child, rest_axis): (Vec<u16>, Vec<Vec3A>) = (0..4)
+        .map(|k| match at(k).kind {
+            BodyKind::Axis { child, rest_axis } => (child, rest_axis),
+            _ => unreachable!("only Axis bodies are grouped as axes"),
+        })
+        .unzip();
+    let b = |k: usize| at(k).body as usize;
+    AxisLanes {
+        count: group.len() as u8,
+        index: std::array::from_fn(|k| lane(group, k) as u16),
+        body: std::array::from_fn(|k| at(k).body),
+        parent: std::array::from_fn(|k| at(k).parent),
+        particle: std::array::from_fn(|k| at(k).particle),
+        child: std::array::from_fn(|k| child[k]),
+        rest_axis: V3::gather(std::array::from_fn(|k| rest_axis[k])),
+        rotation: Q::gather(std::array::from_fn(|k| rig.rotation[b(k)])),
+        centre_from_pivot: V3::gather(std::array::from_fn(|k| rig.centre_from_pivot[b(k)])),
+    }
+}
+
+fn goal_group(bodies: &[LimbBody], group: &[usize], rig: &Rig) -> GoalLanes {
+    let at = |k: usize| &bodies[lane(group, k)];
+    let b = |k: usize| at(k).body as usize;
+    GoalLanes {
+        count: group.len() as u8,
+        body: std::array::from_fn(|k| at(k).body),
+        particle: std::array::from_fn(|k| at(k).particle),
+        inv_rotation: Q::gather(std::array::from_fn(|k| rig.inv_rotation[b(k)])),
+        centre_from_pivot: V3::gather(std::array::from_fn(|k| rig.centre_from_pivot[b(k)])),
+    }
+}
+
+/// What a lane group rebuilt: per lane, its delta (what its children turn by), rotation
+/// and centre.
+pub(super) struct Rebuilt {
+    pub delta: [Quat; 4],
+    pub rotation: [Quat; 4],
+    pub position: [Vec3A; 4],
+}
+
+/// Four Axis bodies at once: each turns its parent's delta by the least arc that takes
+/// its rest axis onto the direction to its child. `None` when some lane's arc is a half
+/// turn or not a number, which the single-body code resolves.
+#[inline(always)]
+pub(super) fn axes(l: &AxisLanes, p: &[Vec3A], delta: &[Quat]) -> Option<Rebuilt> {
+    let joint = V3::gather(l.particle.map(|q| p[q as usize]));
+    let child = V3::gather(l.child.map(|q| p[q as usize]));
+    let parent = Q::gather(l.parent.map(|b| delta[b as usize]));
+    let axis = (child - joint).normalize_or_zero();
+    let from = parent.rotate(l.rest_axis);
+    let w = glam::Vec4::ONE + from.dot(axis);
+    // `arc_unit`'s own cases: NaN (fails the test too) and opposite directions.
+    if !w.cmpge(glam::Vec4::splat(1e-6)).all() {
+        return None;
+    }
+    let c = from.cross(axis);
+    let arc = Q {
+        x: c.x,
+        y: c.y,
+        z: c.z,
+        w,
+    }
+    .normalize();
+    let d = (arc * parent).renormalize();
+    let rotation = d * l.rotation;
+    let position = joint + rotation.rotate(l.centre_from_pivot);
+    Some(Rebuilt {
+        delta: d.lanes(),
+        rotation: rotation.lanes(),
+        position: position.lanes(),
+    })
+}
+
+/// Four Goal bodies at once: each ends with the rotation that carried its goal to its
+/// joint (`rotation_used`), brought back to unit length.
+#[inline(always)]
+pub(super) fn goals(l: &GoalLanes, p: &[Vec3A], rotation_used: &[Quat]) -> Rebuilt {
+    let joint = V3::gather(l.particle.map(|q| p[q as usize]));
+    let rotation = Q::gather(l.body.map(|b| rotation_used[b as usize])).renormalize();
+    let d = rotation * l.inv_rotation;
+    let position = joint + rotation.rotate(l.centre_from_pivot);
+    Rebuilt {
+        delta: d.lanes(),
+        rotation: rotation.lanes(),
+        position: position.lanes(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::creature::Cap;
+    use crate::runtime::eval::Goals;
+    use crate::runtime::ik::IkTuning;
+    use crate::runtime::ik::plan::{Plan, goal_key};
+
+    /// The bodies of every step in order: a group's lanes, a single body.
+    fn steps(plan: &LimbPlan) -> Vec<Vec<u32>> {
+        plan.rebuild
+            .iter()
+            .map(|s| match *s {
+                Rebuild::One(i) => vec![plan.bodies[i as usize].body],
+                Rebuild::Axes(i) => {
+                    let l = &plan.axis_lanes[i as usize];
+                    l.body[..l.count as usize].to_vec()
+                }
+                Rebuild::Goals(i) => {
+                    let l = &plan.goal_lanes[i as usize];
+                    l.body[..l.count as usize].to_vec()
+                }
+            })
+            .collect()
+    }
+
+    /// On every sample creature with its graspers and feet sent somewhere: each limb body
+    /// is rebuilt exactly once, after its parent and never in one group with it; groups
+    /// hold only bodies of their kind; and most creatures take some bodies four at a time.
+    #[test]
+    fn the_schedule_rebuilds_each_body_once_after_its_parent() {
+        let tuning = IkTuning::default();
+        let mut grouped = 0;
+        for creature in crate::samples::creatures().unwrap() {
+            let rig = Rig::new(&creature, &tuning);
+            let mut goals = Goals::new(creature.len());
+            for (b, body) in creature.bodies().iter().enumerate() {
+                if body.has_cap(&Cap::Grasper) || body.has_cap(&Cap::Foot) {
+                    goals.set_position(b, body.position, 1.0);
+                    goals.set_rotation(b, body.rotation, 1.0);
+                }
+            }
+            let mut key = Vec::new();
+            goal_key(&rig, &goals, &mut key);
+            let plan = &Plan::build(&creature, &rig, &tuning, &key).limbs;
+            let name = creature.name();
+            let mut posed = vec![false; creature.len()];
+            for step in steps(plan) {
+                for &b in &step {
+                    let parent = rig.parent[b as usize] as usize;
+                    assert!(
+                        rig.spine[parent] || posed[parent],
+                        "{name}: {b} before its parent"
+                    );
+                    assert!(
+                        !step.contains(&(parent as u32)),
+                        "{name}: {b} with its parent"
+                    );
+                    assert!(!posed[b as usize], "{name}: {b} twice");
+                }
+                for &b in &step {
+                    posed[b as usize] = true;
+                }
+            }
+            for lb in &plan.bodies {
+                assert!(posed[lb.body as usize], "{name}: {} left out", lb.body);
+            }
+            for l in &plan.axis_lanes {
+                for &k in &l.index[..l.count as usize] {
+                    assert!(class(&plan.bodies[k as usize]) == Class::Axis, "{name}");
+                }
+            }
+            if !plan.axis_lanes.is_empty() && !plan.goal_lanes.is_empty() {
+                grouped += 1;
+            }
+        }
+        assert!(
+            grouped >= 10,
+            "only {grouped} creatures rebuild bodies in lanes"
+        );
+    }
+    /// The lanes give the poses the one-by-one rebuild gives, to the bit (to rounding where
+    /// glam fuses multiplies and adds): on every sample creature, with particles scattered
+    /// about their rest places and every delta and goal rotation random.
+    #[test]
+    fn lanes_pose_as_the_bodies_one_by_one() {
+        use crate::runtime::ik::goals::FrameGoals;
+        use crate::runtime::ik::reconstruct::limb_poses;
+        use crate::runtime::pose::BodyPose;
+        use rand::{RngExt, SeedableRng};
+        let tuning = IkTuning::default();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut compared = 0;
+        for creature in crate::samples::creatures().unwrap() {
+            let rig = Rig::new(&creature, &tuning);
+            let n = creature.len();
+            let mut goals = Goals::new(n);
+            for (b, body) in creature.bodies().iter().enumerate() {
+                if body.has_cap(&Cap::Grasper) || body.has_cap(&Cap::Foot) {
+                    goals.set_position(b, body.position, 1.0);
+                    goals.set_rotation(b, body.rotation, 1.0);
+                }
+            }
+            let mut key = Vec::new();
+            goal_key(&rig, &goals, &mut key);
+            let lanes = Plan::build(&creature, &rig, &tuning, &key).limbs;
+            let mut alone = lanes.clone();
+            alone.rebuild = (0..alone.bodies.len() as u16).map(Rebuild::One).collect();
+            let mut turn = || {
+                let axis = Vec3A::new(rng.random(), rng.random(), rng.random()) - 0.5;
+                Quat::from_axis_angle(
+                    axis.normalize_or(Vec3A::X).into(),
+                    rng.random_range(-3.0..3.0),
+                )
+            };
+            let mut frame = FrameGoals::default();
+            frame.rotation_used = (0..n).map(|_| turn()).collect();
+            frame.rotation = (0..n).map(|_| turn()).collect();
+            frame.rotation_weight = vec![0.0; n];
+            let delta: Vec<Quat> = (0..n).map(|_| turn()).collect();
+            let p: Vec<Vec3A> = lanes
+                .particles
+                .iter()
+                .map(|q| {
+                    rig.pivot[q.body as usize]
+                        + Vec3A::new(rng.random(), rng.random(), rng.random()) * 0.1
+                })
+                .collect();
+            let run = |plan: &LimbPlan| {
+                let (mut p, mut delta, mut out) =
+                    (p.clone(), delta.clone(), vec![BodyPose::IDENTITY; n]);
+                limb_poses(plan, &rig, &frame, &mut p, &mut delta, &mut out);
+                (delta, out)
+            };
+            let ((d1, o1), (d2, o2)) = (run(&lanes), run(&alone));
+            let same = |a: f32, b: f32| {
+                if cfg!(target_feature = "fma") {
+                    (a - b).abs() <= 1e-5
+                } else {
+                    a.to_bits() == b.to_bits()
+                }
+            };
+            for lb in &lanes.bodies {
+                let b = lb.body as usize;
+                let name = &creature.body(b).name;
+                let (x, y) = (d1[b].to_array(), d2[b].to_array());
+                assert!(
+                    x.iter().zip(&y).all(|(a, b)| same(*a, *b)),
+                    "{name}: delta {x:?} vs {y:?}"
+                );
+                let (x, y) = (o1[b].rotation.to_array(), o2[b].rotation.to_array());
+                assert!(
+                    x.iter().zip(&y).all(|(a, b)| same(*a, *b)),
+                    "{name}: rotation"
+                );
+                let (x, y) = (o1[b].position.to_array(), o2[b].position.to_array());
+                assert!(
+                    x.iter().zip(&y).all(|(a, b)| same(*a, *b)),
+                    "{name}: position"
+                );
+            }
+            compared += usize::from(!lanes.axis_lanes.is_empty());
+        }
+        assert!(compared >= 10, "only {compared} creatures have lanes");
+    }
+}
