@@ -12,7 +12,9 @@
 
 use super::lanes::{Q, V3};
 use super::limb::{BodyKind, LimbBody, LimbPlan};
+use super::reconstruct::AimPair;
 use super::setup::Rig;
+use crate::runtime::pose::BodyPose;
 use glam::{Quat, Vec3A};
 
 /// One step of the limb rebuild.
@@ -152,6 +154,94 @@ fn goal_group(bodies: &[LimbBody], group: &[usize], rig: &Rig) -> GoalLanes {
         inv_rotation: Q::gather(std::array::from_fn(|k| rig.inv_rotation[b(k)])),
         centre_from_pivot: V3::gather(std::array::from_fn(|k| rig.centre_from_pivot[b(k)])),
     }
+}
+
+/// Up to four spine bone aims (`reconstruct::aim_spine_bones`) without a rotation goal.
+/// Lanes past `count` repeat the first lane.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct AimLanes {
+    pub count: u8,
+    /// Into `SpinePlan::aim_pairs`, for a group the single-pair code must take.
+    pub index: [u16; 4],
+    pub body: [u32; 4],
+    pub child: [u32; 4],
+    pub local_bone: V3,
+    pub inv_rotation: Q,
+    pub centre_from_pivot: V3,
+}
+
+/// The spine bone aims taken four at a time, and the indices of those taken alone (with a
+/// rotation goal, or too few).
+pub(super) fn aim_groups(pairs: &[AimPair], rig: &Rig) -> (Vec<AimLanes>, Vec<u16>) {
+    let plain: Vec<usize> = (0..pairs.len())
+        .filter(|&i| !pairs[i].rotation_goal)
+        .collect();
+    let mut alone: Vec<u16> = (0..pairs.len())
+        .filter(|&i| pairs[i].rotation_goal)
+        .map(|i| i as u16)
+        .collect();
+    let mut lanes = Vec::new();
+    for group in plain.chunks(4) {
+        if group.len() < MIN_LANES {
+            alone.extend(group.iter().map(|&i| i as u16));
+            continue;
+        }
+        let at = |k: usize| &pairs[lane(group, k)];
+        let b = |k: usize| at(k).body as usize;
+        lanes.push(AimLanes {
+            count: group.len() as u8,
+            index: std::array::from_fn(|k| lane(group, k) as u16),
+            body: std::array::from_fn(|k| at(k).body),
+            child: std::array::from_fn(|k| at(k).child),
+            local_bone: V3::gather(std::array::from_fn(|k| at(k).local_bone)),
+            inv_rotation: Q::gather(std::array::from_fn(|k| rig.inv_rotation[b(k)])),
+            centre_from_pivot: V3::gather(std::array::from_fn(|k| rig.centre_from_pivot[b(k)])),
+        });
+    }
+    (lanes, alone)
+}
+
+/// Four spine bones turned at once by the least arc that puts each rest bone onto the chord
+/// to its child's joint (`constraint::arc`, its usual case). `None` when some lane is not
+/// that case (a chord too short to aim along, a half turn, a number out of range), which
+/// the single-pair code takes.
+#[inline(always)]
+pub(super) fn aim_bones(
+    l: &AimLanes,
+    shortest_sq: f32,
+    joint: &[Vec3A],
+    out: &[BodyPose],
+) -> Option<Rebuilt> {
+    use glam::Vec4;
+    let from = V3::gather(l.body.map(|b| joint[b as usize]));
+    let chord = V3::gather(l.child.map(|c| joint[c as usize])) - from;
+    let chord_sq = chord.dot(chord);
+    let rotation = Q::gather(l.body.map(|b| out[b as usize].rotation));
+    let bone = rotation.rotate(l.local_bone);
+    let ll = (bone.dot(bone) * chord_sq).sqrt();
+    let w = ll + bone.dot(chord);
+    // `arc`'s usual case, each of its tests passed by a number and failed by NaN.
+    let usual = chord_sq.cmpge(Vec4::splat(shortest_sq))
+        & ll.cmpgt(Vec4::splat(1e-30))
+        & ll.cmplt(Vec4::splat(1e18))
+        & w.cmpge(ll * 1e-6);
+    if !usual.all() {
+        return None;
+    }
+    let c = bone.cross(chord);
+    let turn = Q {
+        x: c.x,
+        y: c.y,
+        z: c.z,
+        w,
+    }
+    .normalize();
+    let rotation = (turn * rotation).normalize();
+    Some(Rebuilt {
+        delta: (rotation * l.inv_rotation).lanes(),
+        rotation: rotation.lanes(),
+        position: (from + rotation.rotate(l.centre_from_pivot)).lanes(),
+    })
 }
 
 /// What a lane group rebuilt: per lane, its delta (what its children turn by), rotation
@@ -374,5 +464,88 @@ mod tests {
             compared += usize::from(!lanes.axis_lanes.is_empty());
         }
         assert!(compared >= 10, "only {compared} creatures have lanes");
+    }
+
+    /// The spine bone aims taken four at a time turn each bone as taken alone, to the bit:
+    /// on every sample creature with its head sent somewhere, joints scattered about their
+    /// rest places and every body's rotation random.
+    #[test]
+    fn aim_lanes_turn_as_the_bones_one_by_one() {
+        use crate::runtime::ik::reconstruct::{Scratch, aim_spine_bones};
+        use crate::runtime::pose::BodyPose;
+        use rand::{RngExt, SeedableRng};
+        let tuning = IkTuning::default();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut compared = 0;
+        for creature in crate::samples::creatures().unwrap() {
+            let rig = Rig::new(&creature, &tuning);
+            let n = creature.len();
+            let mut goals = Goals::new(n);
+            for (b, body) in creature.bodies().iter().enumerate() {
+                if body.has_cap(&Cap::Head)
+                    || body.has_cap(&Cap::Grasper)
+                    || body.has_cap(&Cap::Foot)
+                {
+                    goals.set_position(b, body.position, 1.0);
+                }
+            }
+            let mut key = Vec::new();
+            goal_key(&rig, &goals, &mut key);
+            let lanes = Plan::build(&creature, &rig, &tuning, &key).spine;
+            let mut alone = lanes.clone();
+            alone.aim_lanes.clear();
+            alone.aim_alone = (0..alone.aim_pairs.len() as u16).collect();
+            let scratch = Scratch {
+                delta: vec![Quat::IDENTITY; n],
+                joint: (0..n)
+                    .map(|b| {
+                        rig.pivot[b] + Vec3A::new(rng.random(), rng.random(), rng.random()) * 0.05
+                    })
+                    .collect(),
+                ..Scratch::default()
+            };
+            let start: Vec<BodyPose> = (0..n)
+                .map(|_| {
+                    let axis = Vec3A::new(rng.random(), rng.random(), rng.random()) - 0.5;
+                    let q = Quat::from_axis_angle(
+                        axis.normalize_or(Vec3A::X).into(),
+                        rng.random_range(-1.0..1.0),
+                    );
+                    BodyPose::new(glam::Vec3::ZERO, q)
+                })
+                .collect();
+            let run = |plan: &super::super::spine::SpinePlan| {
+                let (mut s, mut out) = (scratch.clone(), start.clone());
+                aim_spine_bones(plan, &rig, &mut s, &mut out);
+                (s.delta, out)
+            };
+            let ((d1, o1), (d2, o2)) = (run(&lanes), run(&alone));
+            let same = |a: &[f32], b: &[f32]| {
+                a.iter().zip(b).all(|(x, y)| {
+                    if cfg!(target_feature = "fma") {
+                        (x - y).abs() <= 1e-5
+                    } else {
+                        x.to_bits() == y.to_bits()
+                    }
+                })
+            };
+            for b in 0..n {
+                let name = &creature.body(b).name;
+                assert!(same(&d1[b].to_array(), &d2[b].to_array()), "{name}: delta");
+                assert!(
+                    same(&o1[b].rotation.to_array(), &o2[b].rotation.to_array()),
+                    "{name}: rotation"
+                );
+                assert!(
+                    same(&o1[b].position.to_array(), &o2[b].position.to_array()),
+                    "{name}: position"
+                );
+            }
+            compared += usize::from(!lanes.aim_lanes.is_empty());
+        }
+        assert!(
+            compared >= 5,
+            "only {compared} creatures aim spine bones in lanes"
+        );
     }
 }

@@ -276,45 +276,76 @@ const AIM_SHORTEST: f32 = 0.01;
 /// off the end of its parent (a visible dislocation). Joints do not move; the frame's twist
 /// is kept. The root and ends of the spine carrying a goal keep the rotation they were given;
 /// a body jointed to the root turns like any other (only its joint is held by the root).
-fn aim_spine_bones(plan: &SpinePlan, rig: &Rig, scratch: &mut Scratch, out: &mut [BodyPose]) {
+///
+/// The pairs are independent of each other (each reads the rotation the spine pass left its
+/// own body), so most are turned four at a time (see [`rebuild::aim_bones`]).
+pub(super) fn aim_spine_bones(
+    plan: &SpinePlan,
+    rig: &Rig,
+    scratch: &mut Scratch,
+    out: &mut [BodyPose],
+) {
+    let shortest_sq = (AIM_SHORTEST * rig.size).powi(2);
+    for lanes in &plan.aim_lanes {
+        match rebuild::aim_bones(lanes, shortest_sq, &scratch.joint, out) {
+            Some(r) => write_lanes(lanes.count, &lanes.body, &r, &mut scratch.delta, out),
+            None => {
+                for &k in &lanes.index[..lanes.count as usize] {
+                    aim_spine_bone(plan, &plan.aim_pairs[k as usize], rig, scratch, out);
+                }
+            }
+        }
+    }
+    for &k in &plan.aim_alone {
+        aim_spine_bone(plan, &plan.aim_pairs[k as usize], rig, scratch, out);
+    }
+}
+
+/// [`aim_spine_bones`] for one pair.
+#[inline(always)]
+fn aim_spine_bone(
+    plan: &SpinePlan,
+    pair: &AimPair,
+    rig: &Rig,
+    scratch: &mut Scratch,
+    out: &mut [BodyPose],
+) {
     let shortest_sq = (AIM_SHORTEST * rig.size).powi(2);
     // The turn's angle is `2 acos |w|`: compared through `|w|`, no arccosine for a goal's
     // body left within a hair of its child (most of them) or turned well past it.
     let (still_w, full_w) = ((0.5 * GOAL_AIM_START).cos(), (0.5 * GOAL_AIM_FULL).cos());
-    for pair in &plan.aim_pairs {
-        let (b, c) = (pair.body as usize, pair.child as usize);
-        let from = scratch.joint[b];
-        let chord = scratch.joint[c] - from;
-        if chord.length_squared() < shortest_sq {
-            if plan.aimed[b] {
-                // The spine pass left it to this pass, which leaves it as it is.
-                out[b] = pose(
-                    from,
-                    out[b].rotation.normalize(),
-                    rig,
-                    b,
-                    &mut scratch.delta,
-                );
-            }
-            continue;
+    let (b, c) = (pair.body as usize, pair.child as usize);
+    let from = scratch.joint[b];
+    let chord = scratch.joint[c] - from;
+    if chord.length_squared() < shortest_sq {
+        if plan.aimed[b] {
+            // The spine pass left it to this pass, which leaves it as it is.
+            out[b] = pose(
+                from,
+                out[b].rotation.normalize(),
+                rig,
+                b,
+                &mut scratch.delta,
+            );
         }
-        // Its rotation as the spine pass left it: unit to rounding only (the pass left the
-        // normalization to this one), so its rest bone turns where the body points.
-        let bone = out[b].rotation * pair.local_bone;
-        let mut turn = arc(bone, chord);
-        if pair.rotation_goal {
-            let w = turn.w.abs().min(1.0);
-            if w >= still_w {
-                continue;
-            }
-            if w > full_w {
-                let k = smoothstep(GOAL_AIM_START, GOAL_AIM_FULL, 2.0 * w.acos());
-                turn = Quat::IDENTITY.slerp(turn, k);
-            }
-        }
-        let rotation = (turn * out[b].rotation).normalize();
-        out[b] = pose(from, rotation, rig, b, &mut scratch.delta);
+        return;
     }
+    // Its rotation as the spine pass left it: unit to rounding only (the pass left the
+    // normalization to this one), so its rest bone turns where the body points.
+    let bone = out[b].rotation * pair.local_bone;
+    let mut turn = arc(bone, chord);
+    if pair.rotation_goal {
+        let w = turn.w.abs().min(1.0);
+        if w >= still_w {
+            return;
+        }
+        if w > full_w {
+            let k = smoothstep(GOAL_AIM_START, GOAL_AIM_FULL, 2.0 * w.acos());
+            turn = Quat::IDENTITY.slerp(turn, k);
+        }
+    }
+    let rotation = (turn * out[b].rotation).normalize();
+    out[b] = pose(from, rotation, rig, b, &mut scratch.delta);
 }
 
 /// Rebuilds the spine bodies inside one segment by transporting a frame along the posed

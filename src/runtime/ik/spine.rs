@@ -127,6 +127,10 @@ pub(super) struct SpinePlan {
     pub rest_tangent: Vec<Vec3A>,
     /// Spine bodies turned toward their only spine child after the splines, parents first.
     pub aim_pairs: Vec<super::reconstruct::AimPair>,
+    /// The pairs without a rotation goal, four at a time (see `rebuild.rs`), and the rest,
+    /// by their index in `aim_pairs`.
+    pub aim_lanes: Vec<super::rebuild::AimLanes>,
+    pub aim_alone: Vec<u16>,
     /// Per body, whether the bone aim poses it in the end (it has an aim pair without a
     /// rotation goal): the spine pass then leaves it with its rotation and joint only.
     pub aimed: Vec<bool>,
@@ -363,6 +367,7 @@ impl SpinePlan {
             }
         }
         plan.aim_pairs = super::reconstruct::spine_aim_pairs(&plan, rig);
+        (plan.aim_lanes, plan.aim_alone) = super::rebuild::aim_groups(&plan.aim_pairs, rig);
         plan.aimed = vec![false; rig.len()];
         for pair in plan.aim_pairs.iter().filter(|p| !p.rotation_goal) {
             plan.aimed[pair.body as usize] = true;
