@@ -204,6 +204,7 @@ impl Mul for Q {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::ik::test_support::same;
     use crate::runtime::math::renormalize;
     use proptest::prelude::*;
 
@@ -214,18 +215,6 @@ mod tests {
     fn unit_quat() -> impl Strategy<Value = Quat> {
         (vec3(), -3.0f32..3.0).prop_map(|(axis, angle)| {
             Quat::from_axis_angle(axis.normalize_or(Vec3A::X).into(), angle)
-        })
-    }
-
-    /// The same number: to the bit where glam does not fuse multiplies and adds (the
-    /// lanes never do), else to rounding.
-    fn same(a: &[f32], b: &[f32]) -> bool {
-        a.iter().zip(b).all(|(x, y)| {
-            if cfg!(target_feature = "fma") {
-                (x - y).abs() <= 1e-5 * (1.0 + y.abs())
-            } else {
-                x.to_bits() == y.to_bits()
-            }
         })
     }
 

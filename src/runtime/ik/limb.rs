@@ -1234,10 +1234,7 @@ fn aim(
 mod tests {
     use super::*;
     use crate::runtime::creature::Cap;
-    use crate::runtime::eval::Goals;
-    use crate::runtime::ik::IkTuning;
-    use crate::runtime::ik::plan::{Plan, goal_key};
-    use crate::runtime::ik::setup::Rig;
+    use crate::runtime::ik::test_support::plan_sending;
 
     #[test]
     fn round_robin_takes_the_groups_in_turn_and_keeps_each_groups_order() {
@@ -1252,20 +1249,10 @@ mod tests {
     /// limb body and every particle off the spine must be in them once.
     #[test]
     fn interleaved_rebuild_orders_keep_parents_first() {
-        let tuning = IkTuning::default();
         let mut interleaved = 0;
         for creature in crate::samples::creatures().unwrap() {
-            let rig = Rig::new(&creature, &tuning);
-            let mut goals = Goals::new(creature.len());
-            for (b, body) in creature.bodies().iter().enumerate() {
-                if body.has_cap(&Cap::Grasper) || body.has_cap(&Cap::Foot) {
-                    goals.set_position(b, body.position, 1.0);
-                    goals.set_rotation(b, body.rotation, 1.0);
-                }
-            }
-            let mut key = Vec::new();
-            goal_key(&rig, &goals, &mut key);
-            let plan = &Plan::build(&creature, &rig, &tuning, &key).limbs;
+            let (rig, plan) = plan_sending(&creature, &[Cap::Grasper, Cap::Foot], true);
+            let plan = &plan.limbs;
             let name = creature.name();
             let mut posed = vec![false; creature.len()];
             for lb in &plan.bodies {

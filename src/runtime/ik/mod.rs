@@ -18,6 +18,8 @@ mod reconstruct;
 mod setup;
 mod spine;
 mod spline;
+#[cfg(test)]
+mod test_support;
 mod tuning;
 
 pub use debug::{ConstraintKind, DebugConstraint, DebugParticle, IkDebug, IkPhase};

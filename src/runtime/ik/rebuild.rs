@@ -303,10 +303,46 @@ pub(super) fn goals(l: &GoalLanes, p: &[Vec3A], rotation_used: &[Quat]) -> Rebui
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::creature::Cap;
-    use crate::runtime::eval::Goals;
-    use crate::runtime::ik::IkTuning;
-    use crate::runtime::ik::plan::{Plan, goal_key};
+    use crate::runtime::creature::{Cap, Creature};
+    use crate::runtime::ik::reconstruct::Scratch;
+    use crate::runtime::ik::test_support::{plan_sending, same};
+    use crate::runtime::pose::BodyPose;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A rotation by up to `angle` radians about a random axis.
+    fn turn(rng: &mut ChaCha8Rng, angle: f32) -> Quat {
+        let axis = Vec3A::new(rng.random(), rng.random(), rng.random()) - 0.5;
+        Quat::from_axis_angle(
+            axis.normalize_or(Vec3A::X).into(),
+            rng.random_range(-angle..angle),
+        )
+    }
+
+    /// `at` moved by up to `by` along each axis.
+    fn scattered(rng: &mut ChaCha8Rng, at: Vec3A, by: f32) -> Vec3A {
+        at + Vec3A::new(rng.random(), rng.random(), rng.random()) * by
+    }
+
+    /// Both runs posed every body alike: its delta, rotation and centre.
+    fn assert_same_poses(
+        creature: &Creature,
+        (d1, o1): (&[Quat], &[BodyPose]),
+        (d2, o2): (&[Quat], &[BodyPose]),
+    ) {
+        for b in 0..creature.len() {
+            let name = format!("{} {}", creature.name(), creature.body(b).name);
+            assert!(same(&d1[b].to_array(), &d2[b].to_array()), "{name}: delta");
+            assert!(
+                same(&o1[b].rotation.to_array(), &o2[b].rotation.to_array()),
+                "{name}: rotation"
+            );
+            assert!(
+                same(&o1[b].position.to_array(), &o2[b].position.to_array()),
+                "{name}: position"
+            );
+        }
+    }
 
     /// The bodies of every step in order: a group's lanes, a single body.
     fn steps(plan: &LimbPlan) -> Vec<Vec<u32>> {
@@ -331,20 +367,10 @@ mod tests {
     /// hold only bodies of their kind; and most creatures take some bodies four at a time.
     #[test]
     fn the_schedule_rebuilds_each_body_once_after_its_parent() {
-        let tuning = IkTuning::default();
         let mut grouped = 0;
         for creature in crate::samples::creatures().unwrap() {
-            let rig = Rig::new(&creature, &tuning);
-            let mut goals = Goals::new(creature.len());
-            for (b, body) in creature.bodies().iter().enumerate() {
-                if body.has_cap(&Cap::Grasper) || body.has_cap(&Cap::Foot) {
-                    goals.set_position(b, body.position, 1.0);
-                    goals.set_rotation(b, body.rotation, 1.0);
-                }
-            }
-            let mut key = Vec::new();
-            goal_key(&rig, &goals, &mut key);
-            let plan = &Plan::build(&creature, &rig, &tuning, &key).limbs;
+            let (rig, plan) = plan_sending(&creature, &[Cap::Grasper, Cap::Foot], true);
+            let plan = &plan.limbs;
             let name = creature.name();
             let mut posed = vec![false; creature.len()];
             for step in steps(plan) {
@@ -381,6 +407,7 @@ mod tests {
             "only {grouped} creatures rebuild bodies in lanes"
         );
     }
+
     /// The lanes give the poses the one-by-one rebuild gives, to the bit (to rounding where
     /// glam fuses multiplies and adds): on every sample creature, with particles scattered
     /// about their rest places and every delta and goal rotation random.
@@ -388,45 +415,23 @@ mod tests {
     fn lanes_pose_as_the_bodies_one_by_one() {
         use crate::runtime::ik::goals::FrameGoals;
         use crate::runtime::ik::reconstruct::limb_poses;
-        use crate::runtime::pose::BodyPose;
-        use rand::{RngExt, SeedableRng};
-        let tuning = IkTuning::default();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut compared = 0;
         for creature in crate::samples::creatures().unwrap() {
-            let rig = Rig::new(&creature, &tuning);
             let n = creature.len();
-            let mut goals = Goals::new(n);
-            for (b, body) in creature.bodies().iter().enumerate() {
-                if body.has_cap(&Cap::Grasper) || body.has_cap(&Cap::Foot) {
-                    goals.set_position(b, body.position, 1.0);
-                    goals.set_rotation(b, body.rotation, 1.0);
-                }
-            }
-            let mut key = Vec::new();
-            goal_key(&rig, &goals, &mut key);
-            let lanes = Plan::build(&creature, &rig, &tuning, &key).limbs;
+            let (rig, plan) = plan_sending(&creature, &[Cap::Grasper, Cap::Foot], true);
+            let lanes = plan.limbs;
             let mut alone = lanes.clone();
             alone.rebuild = (0..alone.bodies.len() as u16).map(Rebuild::One).collect();
-            let mut turn = || {
-                let axis = Vec3A::new(rng.random(), rng.random(), rng.random()) - 0.5;
-                Quat::from_axis_angle(
-                    axis.normalize_or(Vec3A::X).into(),
-                    rng.random_range(-3.0..3.0),
-                )
-            };
             let mut frame = FrameGoals::default();
-            frame.rotation_used = (0..n).map(|_| turn()).collect();
-            frame.rotation = (0..n).map(|_| turn()).collect();
+            frame.rotation_used = (0..n).map(|_| turn(&mut rng, 3.0)).collect();
+            frame.rotation = (0..n).map(|_| turn(&mut rng, 3.0)).collect();
             frame.rotation_weight = vec![0.0; n];
-            let delta: Vec<Quat> = (0..n).map(|_| turn()).collect();
+            let delta: Vec<Quat> = (0..n).map(|_| turn(&mut rng, 3.0)).collect();
             let p: Vec<Vec3A> = lanes
                 .particles
                 .iter()
-                .map(|q| {
-                    rig.pivot[q.body as usize]
-                        + Vec3A::new(rng.random(), rng.random(), rng.random()) * 0.1
-                })
+                .map(|q| scattered(&mut rng, rig.pivot[q.body as usize], 0.1))
                 .collect();
             let run = |plan: &LimbPlan| {
                 let (mut p, mut delta, mut out) =
@@ -435,32 +440,7 @@ mod tests {
                 (delta, out)
             };
             let ((d1, o1), (d2, o2)) = (run(&lanes), run(&alone));
-            let same = |a: f32, b: f32| {
-                if cfg!(target_feature = "fma") {
-                    (a - b).abs() <= 1e-5
-                } else {
-                    a.to_bits() == b.to_bits()
-                }
-            };
-            for lb in &lanes.bodies {
-                let b = lb.body as usize;
-                let name = &creature.body(b).name;
-                let (x, y) = (d1[b].to_array(), d2[b].to_array());
-                assert!(
-                    x.iter().zip(&y).all(|(a, b)| same(*a, *b)),
-                    "{name}: delta {x:?} vs {y:?}"
-                );
-                let (x, y) = (o1[b].rotation.to_array(), o2[b].rotation.to_array());
-                assert!(
-                    x.iter().zip(&y).all(|(a, b)| same(*a, *b)),
-                    "{name}: rotation"
-                );
-                let (x, y) = (o1[b].position.to_array(), o2[b].position.to_array());
-                assert!(
-                    x.iter().zip(&y).all(|(a, b)| same(*a, *b)),
-                    "{name}: position"
-                );
-            }
+            assert_same_poses(&creature, (&d1, &o1), (&d2, &o2));
             compared += usize::from(!lanes.axis_lanes.is_empty());
         }
         assert!(compared >= 10, "only {compared} creatures have lanes");
@@ -471,48 +451,26 @@ mod tests {
     /// rest places and every body's rotation random.
     #[test]
     fn aim_lanes_turn_as_the_bones_one_by_one() {
-        use crate::runtime::ik::reconstruct::{Scratch, aim_spine_bones};
-        use crate::runtime::pose::BodyPose;
-        use rand::{RngExt, SeedableRng};
-        let tuning = IkTuning::default();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        use crate::runtime::ik::reconstruct::aim_spine_bones;
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
         let mut compared = 0;
         for creature in crate::samples::creatures().unwrap() {
-            let rig = Rig::new(&creature, &tuning);
             let n = creature.len();
-            let mut goals = Goals::new(n);
-            for (b, body) in creature.bodies().iter().enumerate() {
-                if body.has_cap(&Cap::Head)
-                    || body.has_cap(&Cap::Grasper)
-                    || body.has_cap(&Cap::Foot)
-                {
-                    goals.set_position(b, body.position, 1.0);
-                }
-            }
-            let mut key = Vec::new();
-            goal_key(&rig, &goals, &mut key);
-            let lanes = Plan::build(&creature, &rig, &tuning, &key).spine;
+            let caps = [Cap::Head, Cap::Grasper, Cap::Foot];
+            let (rig, plan) = plan_sending(&creature, &caps, false);
+            let lanes = plan.spine;
             let mut alone = lanes.clone();
             alone.aim_lanes.clear();
             alone.aim_alone = (0..alone.aim_pairs.len() as u16).collect();
             let scratch = Scratch {
                 delta: vec![Quat::IDENTITY; n],
                 joint: (0..n)
-                    .map(|b| {
-                        rig.pivot[b] + Vec3A::new(rng.random(), rng.random(), rng.random()) * 0.05
-                    })
+                    .map(|b| scattered(&mut rng, rig.pivot[b], 0.05))
                     .collect(),
                 ..Scratch::default()
             };
             let start: Vec<BodyPose> = (0..n)
-                .map(|_| {
-                    let axis = Vec3A::new(rng.random(), rng.random(), rng.random()) - 0.5;
-                    let q = Quat::from_axis_angle(
-                        axis.normalize_or(Vec3A::X).into(),
-                        rng.random_range(-1.0..1.0),
-                    );
-                    BodyPose::new(glam::Vec3::ZERO, q)
-                })
+                .map(|_| BodyPose::new(glam::Vec3::ZERO, turn(&mut rng, 1.0)))
                 .collect();
             let run = |plan: &super::super::spine::SpinePlan| {
                 let (mut s, mut out) = (scratch.clone(), start.clone());
@@ -520,27 +478,7 @@ mod tests {
                 (s.delta, out)
             };
             let ((d1, o1), (d2, o2)) = (run(&lanes), run(&alone));
-            let same = |a: &[f32], b: &[f32]| {
-                a.iter().zip(b).all(|(x, y)| {
-                    if cfg!(target_feature = "fma") {
-                        (x - y).abs() <= 1e-5
-                    } else {
-                        x.to_bits() == y.to_bits()
-                    }
-                })
-            };
-            for b in 0..n {
-                let name = &creature.body(b).name;
-                assert!(same(&d1[b].to_array(), &d2[b].to_array()), "{name}: delta");
-                assert!(
-                    same(&o1[b].rotation.to_array(), &o2[b].rotation.to_array()),
-                    "{name}: rotation"
-                );
-                assert!(
-                    same(&o1[b].position.to_array(), &o2[b].position.to_array()),
-                    "{name}: position"
-                );
-            }
+            assert_same_poses(&creature, (&d1, &o1), (&d2, &o2));
             compared += usize::from(!lanes.aim_lanes.is_empty());
         }
         assert!(
