@@ -44,6 +44,9 @@ pub struct Group {
     pub places: Vec<FootPlace>,
     /// Mean leg length.
     pub length: f32,
+    /// The farthest of its feet's homes from the body's vertical axis, on the ground plane:
+    /// how fast turning moves its feet (see `Gait`'s group speed).
+    pub turn_reach: f32,
     /// Cadence relative to the reference group: a small rational, so the groups' cycles
     /// line up every few steps.
     pub ratio: f32,
@@ -167,6 +170,7 @@ impl Gear {
         Gear {
             locomotion: Locomotion::Crawl,
             groups: vec![Group {
+                turn_reach: turn_reach(&limbs, &order),
                 steps_with: vec![None; order.len()],
                 length: spacing.max(floor),
                 limbs: order,
@@ -218,6 +222,7 @@ fn group_by_length(limbs: &[Limb]) -> Vec<Group> {
             let length =
                 members.iter().map(|&i| limbs[i].length).sum::<f32>() / members.len() as f32;
             Group {
+                turn_reach: turn_reach(limbs, &order),
                 rows: Rows::Legs(order.len()),
                 steps_with: partners(limbs, &order),
                 limbs: order,
@@ -227,6 +232,13 @@ fn group_by_length(limbs: &[Limb]) -> Vec<Group> {
             }
         })
         .collect()
+}
+
+/// The farthest home among `feet` from the body's vertical axis, on the ground plane.
+fn turn_reach(limbs: &[Limb], feet: &[usize]) -> f32 {
+    feet.iter()
+        .map(|&i| Vec3::new(limbs[i].home.x, 0.0, limbs[i].home.z).length())
+        .fold(0.0, f32::max)
 }
 
 /// The fraction of a leg's length a planted foot may be from its hip before the hips drop.

@@ -360,12 +360,7 @@ impl Gait {
     /// The speed the group's feet move at: the body's, plus turning about the body's centre
     /// for the group's farthest foot.
     fn group_speed(&self, group: usize, planar_speed: f32, turn_rate: f32) -> f32 {
-        let reach = self.gear.groups[group]
-            .limbs
-            .iter()
-            .map(|&i| Vec3::new(self.gear.limbs[i].home.x, 0.0, self.gear.limbs[i].home.z).length())
-            .fold(0.0, f32::max);
-        planar_speed + turn_rate.abs() * reach
+        planar_speed + turn_rate.abs() * self.gear.groups[group].turn_reach
     }
 
     /// Blends the style layers' parameters for a group at its speed.
