@@ -291,29 +291,34 @@ pub(super) fn aim_spine_bones(
             Some(r) => write_lanes(lanes.count, &lanes.body, &r, &mut scratch.delta, out),
             None => {
                 for &k in &lanes.index[..lanes.count as usize] {
-                    aim_spine_bone(plan, &plan.aim_pairs[k as usize], rig, scratch, out);
+                    let pair = &plan.aim_pairs[k as usize];
+                    aim_spine_bone(plan, pair, rig, shortest_sq, scratch, out);
                 }
             }
         }
     }
     for &k in &plan.aim_alone {
-        aim_spine_bone(plan, &plan.aim_pairs[k as usize], rig, scratch, out);
+        aim_spine_bone(
+            plan,
+            &plan.aim_pairs[k as usize],
+            rig,
+            shortest_sq,
+            scratch,
+            out,
+        );
     }
 }
 
-/// [`aim_spine_bones`] for one pair.
+/// [`aim_spine_bones`] for one pair; chords shorter than `sqrt(shortest_sq)` aim nowhere.
 #[inline(always)]
 fn aim_spine_bone(
     plan: &SpinePlan,
     pair: &AimPair,
     rig: &Rig,
+    shortest_sq: f32,
     scratch: &mut Scratch,
     out: &mut [BodyPose],
 ) {
-    let shortest_sq = (AIM_SHORTEST * rig.size).powi(2);
-    // The turn's angle is `2 acos |w|`: compared through `|w|`, no arccosine for a goal's
-    // body left within a hair of its child (most of them) or turned well past it.
-    let (still_w, full_w) = ((0.5 * GOAL_AIM_START).cos(), (0.5 * GOAL_AIM_FULL).cos());
     let (b, c) = (pair.body as usize, pair.child as usize);
     let from = scratch.joint[b];
     let chord = scratch.joint[c] - from;
@@ -335,6 +340,9 @@ fn aim_spine_bone(
     let bone = out[b].rotation * pair.local_bone;
     let mut turn = arc(bone, chord);
     if pair.rotation_goal {
+        // The turn's angle is `2 acos |w|`: compared through `|w|`, no arccosine for a
+        // goal's body left within a hair of its child (most of them) or turned well past it.
+        let (still_w, full_w) = ((0.5 * GOAL_AIM_START).cos(), (0.5 * GOAL_AIM_FULL).cos());
         let w = turn.w.abs().min(1.0);
         if w >= still_w {
             return;
