@@ -9,6 +9,9 @@
 //! depth, so a parent is always rebuilt before its children. Each lane repeats the
 //! single-body arithmetic in its order, so the poses are the same to the bit (to rounding
 //! in a build where glam fuses multiplies and adds, which the lanes do not).
+//!
+//! The spine's bone aims (`reconstruct::aim_spine_bones`) are independent of each other too,
+//! and go four at a time the same way ([`AimLanes`]).
 
 use super::lanes::{Q, V3};
 use super::limb::{BodyKind, LimbBody, LimbPlan};
