@@ -125,6 +125,16 @@ fn bad_goal_files_name_the_file_and_the_field() {
             r#"{ "goals": [ { "body": "hand_l" } ] }"#,
             "goals[0]: a goal needs",
         ),
+        (
+            r#"{ "goals": [ { "body": "hand_l", "position": [0, 1, 0] },
+                            { "body": "hand_l", "rotation": [0, 0, 0, 1] } ] }"#,
+            "goals[1].body: \"hand_l\" already has a goal (goals[0])",
+        ),
+        (
+            r#"{ "root": { "position": [0, 1, 0] },
+                 "goals": [ { "body": "pelvis", "position": [0, 1, 0] } ] }"#,
+            "goals[0].body: \"pelvis\" already has a goal (root)",
+        ),
         (r#"{ "root": 3 }"#, "root: expected an object"),
         (r#"[1, 2]"#, "(document)"),
     ] {

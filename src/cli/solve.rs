@@ -62,9 +62,13 @@ pub fn goals_from_str(text: &str, path: &str, creature: &Creature) -> Result<Goa
         return Err(field("(document)".into(), "expected a JSON object".into()));
     };
     let mut goals = Goals::new(creature.len());
+    // Where each body's goal was given: a second one for the same body would silently
+    // replace the first, which is never what a hand-written file means.
+    let mut given: Vec<Option<String>> = vec![None; creature.len()];
     match doc.get("root") {
         None | Some(Value::Null) => {}
         Some(Value::Object(root)) => {
+            given[creature.root()] = Some("root".into());
             let r = creature.root();
             let rest = creature.body(r);
             let position =
@@ -99,6 +103,15 @@ pub fn goals_from_str(text: &str, path: &str, creature: &Creature) -> Result<Goa
                 ),
             ));
         };
+        if let Some(first) = &given[body] {
+            return Err(field(
+                format!("{at}.body"),
+                format!(
+                    "\"{name}\" already has a goal ({first}): give a body's position and rotation in one goal"
+                ),
+            ));
+        }
+        given[body] = Some(at.clone());
         let weight = match g.get("weight") {
             None | Some(Value::Null) => 1.0,
             Some(v) => number(v)
