@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::Rng;
+
 use anymorph::io::{
     LoadError, clip_from_str, creature_from_str, gait_from_str, package_from_str, project_from_str,
 };
@@ -61,21 +63,6 @@ fn load_all(text: &str, what: &str) -> usize {
     errors
 }
 
-/// A small deterministic generator, so a failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 #[test]
 fn each_sample_loads_with_its_own_loader_only() {
     let files = sample_files();
@@ -110,7 +97,7 @@ fn truncated_files_are_errors() {
 
 #[test]
 fn garbled_files_never_panic() {
-    let mut rng = Rng(0x5eed_1234_abcd_9876);
+    let mut rng = Rng::seeded(0x5eed_1234_abcd_9876);
     let garbage = [
         b'{', b'}', b'[', b']', b'"', b',', b':', b'0', b'-', b'e', b'x', b'\\', b' ', 0xff,
     ];
@@ -119,9 +106,9 @@ fn garbled_files_never_panic() {
     for (path, text) in sample_files() {
         for round in 0..60 {
             let mut bytes = text.clone().into_bytes();
-            for _ in 0..1 + rng.below(6) {
-                let at = rng.below(bytes.len());
-                bytes[at] = garbage[rng.below(garbage.len())];
+            for _ in 0..1 + rng.index(6) {
+                let at = rng.index(bytes.len());
+                bytes[at] = garbage[rng.index(garbage.len())];
             }
             let garbled = String::from_utf8_lossy(&bytes);
             rejected += usize::from(
@@ -178,7 +165,7 @@ fn type_confused_fields_are_errors_or_valid_never_panics() {
         serde_json::json!({}),
         serde_json::json!([1, 2, 3, 4, 5]),
     ];
-    let mut rng = Rng(0xc0ff_ee00_1234_5678);
+    let mut rng = Rng::seeded(0xc0ff_ee00_1234_5678);
     let mut loads = 0;
     let mut rejected = 0;
     for (path, text) in sample_files() {
@@ -186,8 +173,8 @@ fn type_confused_fields_are_errors_or_valid_never_panics() {
         let mut all = Vec::new();
         paths(&doc, Vec::new(), &mut all);
         for _ in 0..120 {
-            let p = &all[rng.below(all.len())];
-            let r = &replacements[rng.below(replacements.len())];
+            let p = &all[rng.index(all.len())];
+            let r = &replacements[rng.index(replacements.len())];
             let mut confused = doc.clone();
             *at_mut(&mut confused, p) = r.clone();
             let text = confused.to_string();

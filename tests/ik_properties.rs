@@ -6,49 +6,14 @@
 
 mod common;
 
+use common::Rng;
+
 use anymorph::runtime::creature::{BodyId, Creature};
 use anymorph::runtime::eval::Goals;
 use anymorph::runtime::ik::{IkSolver, IkTuning};
 use anymorph::runtime::math::rotation_angle_between;
 use anymorph::runtime::pose::BodyPose;
 use glam::{Quat, Vec3};
-
-/// A small deterministic generator (splitmix64): the tests must fail the same way twice.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit()
-    }
-    fn index(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn direction(&mut self) -> Vec3 {
-        loop {
-            let v = Vec3::new(
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-            );
-            if (0.01..=1.0).contains(&v.length_squared()) {
-                return v.normalize();
-            }
-        }
-    }
-    fn rotation(&mut self, max_angle: f32) -> Quat {
-        Quat::from_axis_angle(self.direction(), self.range(-max_angle, max_angle))
-    }
-}
 
 fn solve(c: &Creature, goals: &Goals) -> Vec<BodyPose> {
     solve_with(c, goals, IkTuning::default())
@@ -118,7 +83,7 @@ fn limb_ends(c: &Creature) -> Vec<BodyId> {
 
 #[test]
 fn rest_goals_give_the_rest_pose() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::seeded(7);
     for c in common::creatures() {
         let mut sets: Vec<Goals> = Vec::new();
         let mut all = Goals::new(c.len());
@@ -170,8 +135,8 @@ fn rest_goals_give_the_rest_pose() {
 fn bent_goal(c: &Creature, end: BodyId, rng: &mut Rng) -> (Vec3, Quat) {
     let chain = chain(c, end);
     let bend_at = chain[rng.index(chain.len())];
-    let bend = rng.rotation(1.2);
-    let swing = rng.rotation(1.0);
+    let bend = rng.turn(1.2);
+    let swing = rng.turn(1.0);
     let (hinge, shoulder) = (c.pivot(bend_at), c.pivot(chain[0]));
     let mut centre = c.body(end).position;
     let mut rotation = c.body(end).rotation;
@@ -184,7 +149,7 @@ fn bent_goal(c: &Creature, end: BodyId, rng: &mut Rng) -> (Vec3, Quat) {
 
 #[test]
 fn reachable_goals_are_reached_within_one_percent_of_the_limb() {
-    let mut rng = Rng(11);
+    let mut rng = Rng::seeded(11);
     let (mut checked, mut kept_out) = (0, 0);
     for c in common::creatures() {
         let ends = limb_ends(c);
@@ -207,21 +172,25 @@ fn reachable_goals_are_reached_within_one_percent_of_the_limb() {
                 c.body(end).name
             );
             assert!(rotation_angle_between(pose[end].rotation, rotation) < 1e-3);
-            // Keeping limbs out of the trunk misses only goals that would sink the body into
-            // it (more than the quarter radius let graze), and leaves it less deep: on the
-            // surface where the limb's reach allows.
+            // Keeping limbs out of the trunk misses only goals the limb reaches through it:
+            // some body of the limb sinks into the trunk (more than the quarter radius let
+            // graze) in the pose without it, and comes out to the surface, or less deep,
+            // where the limb's reach allows. It need not be the goal body: a thumb's goal bent
+            // in at the clavicle is outside the trunk, but the arm reaching it passes through
+            // the belly.
+            let reaching = pose;
             let pose = solve(c, &goals);
             let error = pose[end].position.distance(centre);
             if error > limit {
-                let sunk_at_goal = {
-                    let mut at = pose.clone();
-                    at[end] = BodyPose::new(centre, rotation);
-                    trunk_sink(c, &at, end)
-                };
-                let sunk = trunk_sink(c, &pose, end);
+                let sinks: Vec<(f32, f32)> = chain(c, end)
+                    .into_iter()
+                    .map(|b| (trunk_sink(c, &reaching, b), trunk_sink(c, &pose, b)))
+                    .collect();
                 assert!(
-                    sunk_at_goal > 0.25 && (sunk <= 0.26 || sunk < sunk_at_goal - 0.1),
-                    "{} {}: missed by {error} (limit {limit}); sunk {sunk_at_goal} at the goal, {sunk} posed",
+                    sinks
+                        .iter()
+                        .any(|&(was, now)| was > 0.25 && (now <= 0.26 || now < was - 0.1)),
+                    "{} {}: missed by {error} (limit {limit}); the limb's bodies sunk (reaching the goal, kept out): {sinks:?}",
                     c.name(),
                     c.body(end).name
                 );
@@ -240,7 +209,7 @@ fn reachable_goals_are_reached_within_one_percent_of_the_limb() {
 
 #[test]
 fn unreachable_goals_are_reached_toward_without_overstretching() {
-    let mut rng = Rng(13);
+    let mut rng = Rng::seeded(13);
     let tuning = IkTuning::default();
     for c in common::creatures() {
         let ends = limb_ends(c);
@@ -294,7 +263,7 @@ fn bent_goals(c: &Creature, rng: &mut Rng, rotation_weight: Option<f32>) -> Goal
 
 #[test]
 fn the_same_goals_give_the_same_pose_whatever_came_before() {
-    let mut rng = Rng(17);
+    let mut rng = Rng::seeded(17);
     for c in common::creatures() {
         let fixed = bent_goals(c, &mut rng, None);
         let fresh = solve(c, &fixed);
@@ -306,7 +275,7 @@ fn the_same_goals_give_the_same_pose_whatever_came_before() {
                 let b = rng.index(c.len());
                 let at = c.body(b).position + rng.direction() * rng.range(0.0, 1.0) * c.size();
                 g.set_position(b, at, rng.range(0.1, 1.0));
-                g.set_rotation(b, rng.rotation(3.0), rng.range(0.1, 1.0));
+                g.set_rotation(b, rng.turn(3.0), rng.range(0.1, 1.0));
             }
             solver.solve(c, &g, &mut out);
         }
@@ -330,7 +299,7 @@ fn the_same_goals_give_the_same_pose_whatever_came_before() {
 fn the_same_goals_give_the_same_pose_whatever_was_solved_before_on_the_thread() {
     let creatures = common::creatures();
     for (i, c) in creatures.iter().enumerate() {
-        let mut rng = Rng(29 + i as u64);
+        let mut rng = Rng::seeded(29 + i as u64);
         let fixed = bent_goals(c, &mut rng, Some(0.7));
         let alone = std::thread::scope(|s| s.spawn(|| solve(c, &fixed)).join().unwrap());
         let after_others = std::thread::scope(|s| {
@@ -341,7 +310,7 @@ fn the_same_goals_give_the_same_pose_whatever_was_solved_before_on_the_thread() 
                         let b = rng.index(other.len());
                         let at = other.body(b).position + rng.direction() * other.size();
                         g.set_position(b, at, rng.range(0.1, 1.0));
-                        g.set_rotation(b, rng.rotation(3.0), rng.range(0.1, 1.0));
+                        g.set_rotation(b, rng.turn(3.0), rng.range(0.1, 1.0));
                     }
                     solve(other, &g);
                 }

@@ -6,52 +6,12 @@
 
 mod common;
 
+use common::Rng;
+
 use anymorph::runtime::creature::{BodyDef, Cap, Creature, Extras, Shape};
 use anymorph::runtime::eval::Goals;
 use anymorph::runtime::ik::IkSolver;
 use glam::{Quat, Vec3};
-
-/// splitmix64: deterministic, so a failure repeats.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit()
-    }
-    fn index(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn vec(&mut self, scale: f32) -> Vec3 {
-        Vec3::new(
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-        ) * scale
-    }
-    fn rotation(&mut self) -> Quat {
-        let q = Quat::from_xyzw(
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-        );
-        if q.length() > 1e-3 {
-            q.normalize()
-        } else {
-            Quat::IDENTITY
-        }
-    }
-}
 
 fn def(name: &str, parent: Option<&str>, caps: &[Cap], joint: Vec3, position: Vec3) -> BodyDef {
     BodyDef {
@@ -158,7 +118,7 @@ fn a_hundred_thousand_random_goal_sets_give_finite_poses() {
     creatures.push(zero_length_creature());
     creatures.push(point_creature());
     let per_creature = TOTAL.div_ceil(creatures.len());
-    let mut rng = Rng(23);
+    let mut rng = Rng::seeded(23);
     let mut solved = 0;
     for c in &creatures {
         let mut solver = IkSolver::new(c);

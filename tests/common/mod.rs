@@ -7,6 +7,9 @@ use anymorph::runtime::clip::Clip;
 use anymorph::runtime::creature::Creature;
 use anymorph::runtime::math::segment_distance;
 use anymorph::runtime::pose::BodyPose;
+use glam::{Quat, Vec3};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -88,4 +91,68 @@ pub fn sunk(c: &Creature, pose: &[BodyPose], a: usize, b: usize) -> f32 {
     let rest = |x: usize| BodyPose::new(c.body(x).position, c.body(x).rotation);
     let thinner = c.body(a).rounded().1.min(c.body(b).rounded().1);
     (depth(&pose[a], &pose[b]) - depth(&rest(a), &rest(b)).max(0.0)) / thinner
+}
+
+/// The random draws the property and robustness tests make, from a seeded generator so a
+/// failure repeats.
+pub struct Rng(ChaCha8Rng);
+
+impl Rng {
+    pub fn seeded(seed: u64) -> Rng {
+        Rng(ChaCha8Rng::seed_from_u64(seed))
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f32 {
+        self.0.random()
+    }
+
+    /// Uniform in `[lo, hi)`; `lo` when the range is empty.
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.unit()
+    }
+
+    /// Uniform in `0..n`.
+    pub fn index(&mut self, n: usize) -> usize {
+        self.0.random_range(0..n)
+    }
+
+    /// Uniform in the cube of half-width `scale`.
+    pub fn vec(&mut self, scale: f32) -> Vec3 {
+        Vec3::new(
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+        ) * scale
+    }
+
+    /// A unit direction, uniform on the sphere.
+    pub fn direction(&mut self) -> Vec3 {
+        loop {
+            let v = self.vec(1.0);
+            if (0.01..=1.0).contains(&v.length_squared()) {
+                return v.normalize();
+            }
+        }
+    }
+
+    /// A turn about a random axis by up to `max_angle` radians either way.
+    pub fn turn(&mut self, max_angle: f32) -> Quat {
+        Quat::from_axis_angle(self.direction(), self.range(-max_angle, max_angle))
+    }
+
+    /// Any rotation at all.
+    pub fn rotation(&mut self) -> Quat {
+        loop {
+            let q = Quat::from_xyzw(
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+            );
+            if (1e-2..=1.0).contains(&q.length_squared()) {
+                return q.normalize();
+            }
+        }
+    }
 }
