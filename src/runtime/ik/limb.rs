@@ -20,6 +20,11 @@ pub(super) const NO_PARTICLE: u16 = u16::MAX;
 /// rest as it is pushed out (relative to straight out, at the body's axis).
 pub const HAND_SIDE_LEAN: f32 = 0.3;
 
+/// How deep (a fraction of the clearance) a pushed hand may still sink and keep the push
+/// whatever its goal's depth; deeper, the push must at least halve its goal's depth, or the
+/// hand goes to its goal.
+pub const PUSHED_PIN_DEPTH: f32 = 0.1;
+
 /// The least bend at rest (radians) of a joint that a chain of hinges may pass through.
 const HINGE_MIN_BEND: f32 = 0.35;
 
@@ -990,7 +995,11 @@ fn pose_obstacles(
 /// hand slides over the body's surface instead of through it.
 ///
 /// A pin pushed beyond its limb's reach would be pulled back in by the passes: it is brought
-/// back within reach and pushed out once more.
+/// back within reach and pushed out once more. Where the reach and the trunk leave no way out
+/// (a short limb whose goal lies deep between two trunk bodies: out of one is into the
+/// other), the pin goes back to its goal unless the push at least halves how deep the hand
+/// sinks, or all but brings it out: a miss of a limb's length for a hand hardly less deep
+/// buys nothing.
 #[inline(never)]
 fn deflect_pins(
     plan: &LimbPlan,
@@ -1005,6 +1014,7 @@ fn deflect_pins(
         let pin = first.pin as usize;
         let (group, after) = rest.split_at(rest.iter().take_while(|k| k.pin == first.pin).count());
         rest = after;
+        let goal = pins[pin];
         if !push_out(plan, group, goals, delta, obstacles, &mut pins[pin]) {
             continue;
         }
@@ -1013,13 +1023,82 @@ fn deflect_pins(
             Anchor::Pin(i) => pins[i as usize],
             Anchor::Attachment(a) => p[a as usize],
         };
-        let d = pins[pin] - from;
-        let dist = d.length();
-        if dist > reach && dist.is_finite() {
-            pins[pin] = from + d * (reach / dist);
+        let held = within_reach(from, pins[pin], reach);
+        if held != pins[pin] {
+            pins[pin] = held;
             push_out(plan, group, goals, delta, obstacles, &mut pins[pin]);
         }
+        // The passes bring a pin pushed out of reach back in, toward its anchor.
+        let ends = within_reach(from, pins[pin], reach);
+        let (was, now) = (
+            depth(group, goals, obstacles, goal),
+            depth(group, goals, obstacles, ends),
+        );
+        if now > PUSHED_PIN_DEPTH.max(0.5 * was) {
+            pins[pin] = goal;
+        }
     }
+}
+
+/// `at` brought within `reach` of `from`, along the line between them.
+fn within_reach(from: Vec3A, at: Vec3A, reach: f32) -> Vec3A {
+    let d = at - from;
+    let dist = d.length();
+    if dist > reach && dist.is_finite() {
+        from + d * (reach / dist)
+    } else {
+        at
+    }
+}
+
+/// How deep a pinned hand sinks into the deepest body of `group`, as a fraction of the
+/// clearance their axes keep (0 where it keeps it everywhere).
+fn depth(
+    group: &[PinKeepOut],
+    goals: &FrameGoals,
+    obstacles: &[(Vec3A, Vec3A, f32)],
+    pin: Vec3A,
+) -> f32 {
+    group
+        .iter()
+        .filter_map(|k| Some(1.0 - overlap(k, goals, obstacles, pin)?.1 / k.clearance))
+        .fold(0.0, f32::max)
+}
+
+/// Where a pinned hand comes nearer a trunk body than the clearance: the gap between their
+/// axes' nearest points and its length.
+#[inline(always)]
+fn overlap(
+    k: &PinKeepOut,
+    goals: &FrameGoals,
+    obstacles: &[(Vec3A, Vec3A, f32)],
+    pin: Vec3A,
+) -> Option<(Vec3A, f32)> {
+    let (centre, half_axis, inv_axis_sq) = obstacles[k.obstacle as usize];
+    let t = k.target as usize;
+    let hand = pin + (goals.centre[t] - goals.joint[t]);
+    // The hand's centre against the body's axis: most hands are far from most bodies.
+    if far_apart(hand, centre, k.far_sq) {
+        return None;
+    }
+    let from_end = hand - (centre - half_axis);
+    let along = (from_end.dot(half_axis) * 0.5 * inv_axis_sq).clamp(0.0, 1.0);
+    if (from_end - half_axis * (2.0 * along)).length_squared() >= k.bound * k.bound {
+        return None;
+    }
+    let hand_axis = goals.rotation_used[t] * k.half_axis;
+    let (s, u) = segment_closest(
+        (hand - hand_axis).into(),
+        (hand + hand_axis).into(),
+        (centre - half_axis).into(),
+        (centre + half_axis).into(),
+    );
+    let gap = (hand + hand_axis * (2.0 * s - 1.0)) - (centre + half_axis * (2.0 * u - 1.0));
+    let dist_sq = gap.length_squared();
+    if dist_sq >= k.clearance * k.clearance || !dist_sq.is_finite() {
+        return None;
+    }
+    Some((gap, dist_sq.sqrt()))
 }
 
 /// One push of a pin out of each body of `group` it sinks into; whether any was needed.
@@ -1034,31 +1113,9 @@ fn push_out(
 ) -> bool {
     let mut pushed = false;
     for k in group {
-        let (centre, half_axis, inv_axis_sq) = obstacles[k.obstacle as usize];
-        let t = k.target as usize;
-        let hand = *pin + (goals.centre[t] - goals.joint[t]);
-        // The hand's centre against the body's axis: most hands are far from most bodies.
-        if far_apart(hand, centre, k.far_sq) {
+        let Some((gap, dist)) = overlap(k, goals, obstacles, *pin) else {
             continue;
-        }
-        let from_end = hand - (centre - half_axis);
-        let along = (from_end.dot(half_axis) * 0.5 * inv_axis_sq).clamp(0.0, 1.0);
-        if (from_end - half_axis * (2.0 * along)).length_squared() >= k.bound * k.bound {
-            continue;
-        }
-        let hand_axis = goals.rotation_used[t] * k.half_axis;
-        let (s, u) = segment_closest(
-            (hand - hand_axis).into(),
-            (hand + hand_axis).into(),
-            (centre - half_axis).into(),
-            (centre + half_axis).into(),
-        );
-        let gap = (hand + hand_axis * (2.0 * s - 1.0)) - (centre + half_axis * (2.0 * u - 1.0));
-        let dist_sq = gap.length_squared();
-        if dist_sq >= k.clearance * k.clearance || !dist_sq.is_finite() {
-            continue;
-        }
-        let dist = dist_sq.sqrt();
+        };
         let side = delta[plan.obstacles[k.obstacle as usize].anchor as usize] * k.side;
         // Straight out where the goal is shallow; leaning toward the hand's side deeper in,
         // so a goal on the axis still has a way out.
