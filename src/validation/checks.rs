@@ -1,7 +1,7 @@
 //! The measurements behind each check, on one creature's poses.
 
 use crate::runtime::creature::{BodyId, Creature};
-use crate::runtime::ik::{HAND_SIDE_LEAN, PUSHED_PIN_DEPTH};
+use crate::runtime::ik::{HAND_SIDE_LEAN, pushed_pin_kept};
 use crate::runtime::math::{segment_closest, segment_distance};
 use crate::runtime::pose::BodyPose;
 use glam::Vec3;
@@ -191,17 +191,17 @@ impl Overlaps {
         body: BodyId,
         goal: Vec3,
         goal_rotation: Option<glam::Quat>,
-        max_stretch: f32,
+        stretch: (f32, f32),
     ) -> Option<Vec3> {
         // Plain calls, not closures taking the points: rustc 1.95 at opt-level 1 and up has
         // been seen to hand such a closure the point of an earlier call (docs/TOOLCHAIN.md).
         let turn = pose[body].rotation;
-        let reached = reachable_goal(creature, pose, body, goal, goal_rotation, max_stretch)?;
+        let reached = reachable_goal(creature, pose, body, goal, goal_rotation, stretch)?;
         let first = self.out_of_trunk(creature, pose, body, reached, turn);
-        let pushed = match reachable_goal(creature, pose, body, first, goal_rotation, max_stretch) {
+        let pushed = match reachable_goal(creature, pose, body, first, goal_rotation, stretch) {
             Some(back) if back != first => {
                 let again = self.out_of_trunk(creature, pose, body, back, turn);
-                reachable_goal(creature, pose, body, again, goal_rotation, max_stretch)?
+                reachable_goal(creature, pose, body, again, goal_rotation, stretch)?
             }
             _ => first,
         };
@@ -211,10 +211,10 @@ impl Overlaps {
             self.trunk_depth(creature, pose, body, reached, turn),
             self.trunk_depth(creature, pose, body, pushed, turn),
         );
-        Some(if now > PUSHED_PIN_DEPTH.max(0.5 * was) {
-            reached
-        } else {
+        Some(if pushed_pin_kept(was, now) {
             pushed
+        } else {
+            reached
         })
     }
 
@@ -346,18 +346,19 @@ pub fn worst_stretch(
 
 /// Where a limb can put `body` on the way to `goal`: the goal itself when it lies within the
 /// limb's reach (its rest length from the limb's root joint to the body, times the IK's
-/// `max_stretch`), else the point of that reach toward the goal. The IK clamps out-of-reach
-/// goals there by design, so goal error is measured against it. With a rotation goal the
-/// body's joint must sit where that rotation puts it, so the joint is what is held to the
-/// limb's reach (a hand turned away from the shoulder reaches less far). `None` for spine
-/// bodies.
+/// `stretch.1`, its `max_stretch`), else the point of that reach toward the goal. The IK
+/// clamps out-of-reach goals there by design, so goal error is measured against it. With a
+/// rotation goal the body's joint must sit where that rotation puts it, so the joint is what
+/// is held to the limb's reach (a hand turned away from the shoulder reaches less far); where
+/// one bone holds that joint, no nearer than the bone's shortest (`stretch.0`, the IK's
+/// `min_stretch`). `None` for spine bodies.
 pub fn reachable_goal(
     creature: &Creature,
     pose: &[BodyPose],
     body: BodyId,
     goal: Vec3,
     goal_rotation: Option<glam::Quat>,
-    max_stretch: f32,
+    stretch: (f32, f32),
 ) -> Option<Vec3> {
     if creature.is_spine(body) {
         return None;
@@ -371,19 +372,24 @@ pub fn reachable_goal(
         let centre_from_joint =
             turn * (rest.rotation.inverse() * (rest.position - creature.pivot(body)));
         let joint = goal - centre_from_joint;
-        let reach = creature.limb_length(body) * max_stretch;
+        let reach = creature.limb_length(body) * stretch.1;
+        let near = if creature.parent(body) == Some(root) {
+            creature.limb_length(body) * stretch.0.min(1.0)
+        } else {
+            0.0
+        };
         let to_joint = joint - shoulder;
         let d = to_joint.length();
-        let joint = if d <= reach || d <= 1e-6 {
+        let joint = if d <= 1e-6 || (near..=reach).contains(&d) {
             joint
         } else {
-            shoulder + to_joint * (reach / d)
+            shoulder + to_joint * (d.clamp(near, reach) / d)
         };
         return Some(joint + centre_from_joint);
     }
     let reach = (creature.limb_length(body)
         + creature.pivot(body).distance(creature.body(body).position))
-        * max_stretch;
+        * stretch.1;
     let to_goal = goal - shoulder;
     let d = to_goal.length();
     Some(if d <= reach || d <= 1e-6 {
@@ -505,8 +511,53 @@ mod tests {
         );
     }
 
+    /// A joint held by one bone can come no nearer its limb's root joint than the bone can
+    /// shorten, as the IK rebuilds it; a joint further down folds as near as it likes.
+    #[test]
+    fn a_joint_one_bone_from_the_shoulder_is_expected_no_nearer_than_the_bone_allows() {
+        let creatures = crate::samples::creatures().unwrap();
+        let c = creatures.iter().find(|c| c.name() == "biped").unwrap();
+        let rest = rest_pose(c);
+        let stretch = (0.95, 1.05);
+        let (mut one_bone, mut folded) = (0, 0);
+        for b in (0..c.len()).filter(|&b| !c.is_spine(b) && !c.is_spine(c.parent(b).unwrap())) {
+            let body = c.body(b);
+            let centre_from_joint = body.position - c.pivot(b);
+            // The joint goal a tenth of the way from the limb's root joint to where it rests.
+            let root = limb_root(c, b);
+            let shoulder = c.pivot(root);
+            let joint = shoulder.lerp(c.pivot(b), 0.1);
+            let expected = reachable_goal(
+                c,
+                &rest,
+                b,
+                joint + centre_from_joint,
+                Some(body.rotation),
+                stretch,
+            )
+            .unwrap()
+                - centre_from_joint;
+            if c.parent(b) == Some(root) {
+                one_bone += 1;
+                let d = expected.distance(shoulder);
+                assert!(
+                    (d - 0.95 * c.limb_length(b)).abs() < 1e-4,
+                    "{}: {d}",
+                    body.name
+                );
+            } else {
+                folded += 1;
+                assert!(expected.distance(joint) < 1e-5, "{}", body.name);
+            }
+        }
+        assert!(
+            one_bone >= 2 && folded >= 2,
+            "{one_bone} one bone, {folded} folded"
+        );
+    }
+
     fn within_reach(c: &Creature, rest: &[BodyPose], hand: BodyId, goal: Vec3) -> Vec3 {
-        reachable_goal(c, rest, hand, goal, None, 1.05).unwrap()
+        reachable_goal(c, rest, hand, goal, None, (0.95, 1.05)).unwrap()
     }
 
     /// Goals all through each sample creature's bounds, for each of its graspers: some,
@@ -533,7 +584,7 @@ mod tests {
                             let reached = within_reach(&c, &rest, hand, goal);
                             let first = overlaps.out_of_trunk(&c, &rest, hand, reached, turn);
                             let last = overlaps
-                                .reachable_outside(&c, &rest, hand, goal, None, 1.05)
+                                .reachable_outside(&c, &rest, hand, goal, None, (0.95, 1.05))
                                 .unwrap();
                             let within_first = within_reach(&c, &rest, hand, first);
                             let within_last = within_reach(&c, &rest, hand, last);
@@ -546,7 +597,7 @@ mod tests {
                                 let was = overlaps.trunk_depth(&c, &rest, hand, reached, turn);
                                 let now = overlaps.trunk_depth(&c, &rest, hand, first, turn);
                                 assert!(
-                                    first_beyond > 0.0 || now > PUSHED_PIN_DEPTH.max(0.5 * was),
+                                    first_beyond > 0.0 || !pushed_pin_kept(was, now),
                                     "{} {goal}: pushed from {was} to {now} deep, kept at the goal",
                                     c.name()
                                 );

@@ -420,7 +420,7 @@ fn in_place(
     let mut previous_positions: [Vec<Vec3>; 3] = Default::default();
     let mut previous_acc = vec![Vec3::ZERO; creature.len()];
     let tuning = IkTuning::default();
-    let limb_max_stretch = tuning.limb.max_stretch;
+    let limb_stretch = (tuning.limb.min_stretch, tuning.limb.max_stretch);
     let stretch_limits = StretchLimits::of(&tuning);
     for f in 0..frames {
         let t = f as f32 * dt;
@@ -478,7 +478,7 @@ fn in_place(
                 }
             });
             let goal = overlaps
-                .reachable_outside(creature, &pose, b, goal, turn, limb_max_stretch)
+                .reachable_outside(creature, &pose, b, goal, turn, limb_stretch)
                 .unwrap_or(goal);
             let err = goal.distance(pose[b].position) / reach.max(0.01 * size);
             record(failures, at(Check::GoalError, err, config.goal_error, b));

@@ -20,10 +20,19 @@ pub(super) const NO_PARTICLE: u16 = u16::MAX;
 /// rest as it is pushed out (relative to straight out, at the body's axis).
 pub const HAND_SIDE_LEAN: f32 = 0.3;
 
-/// How deep (a fraction of the clearance) a pushed hand may still sink and keep the push
-/// whatever its goal's depth; deeper, the push must at least halve its goal's depth, or the
-/// hand goes to its goal.
+/// How deep (a fraction of the clearance) a hand may sink and count as all but out: a push
+/// from deeper that leaves it no deeper than this is kept (see [`pushed_pin_kept`]).
 pub const PUSHED_PIN_DEPTH: f32 = 0.1;
+
+/// Whether a hand pushed out of the trunk keeps the push, from how deep it sinks at its goal
+/// (`was`) and where the push leaves it (`now`), as fractions of the clearance: the push must
+/// at least halve the depth, or bring a hand from deeper than [`PUSHED_PIN_DEPTH`] to no
+/// deeper than it. Otherwise the hand goes to its goal: a miss for a hand hardly less deep
+/// (out of one body and into the next) buys nothing, and one already all but out has
+/// nothing to gain. Shared by the IK and the validation grid, which expects what it does.
+pub fn pushed_pin_kept(was: f32, now: f32) -> bool {
+    now <= 0.5 * was || (was > PUSHED_PIN_DEPTH && now <= PUSHED_PIN_DEPTH)
+}
 
 /// The least bend at rest (radians) of a joint that a chain of hinges may pass through.
 const HINGE_MIN_BEND: f32 = 0.35;
@@ -226,6 +235,9 @@ pub(super) struct LimbPlan {
     /// short of the reach as the stretch limit lets the limb go beyond it, but never
     /// nearer than at rest, so a limb held at its rest extension keeps its rest shape.
     pub soft_start: Vec<f32>,
+    /// Per pinned particle: the nearest its path of bones can hold it to what it hangs from
+    /// (0 for a path that can fold; a bone's shortest for a path of one).
+    pub near: Vec<f32>,
     /// Per pinned particle: it is its limb's only one, so the limb may stretch toward it.
     pub single_pin: Vec<bool>,
     /// Reconstruction order: parents first, the limbs' bodies taken in turn.
@@ -517,16 +529,23 @@ impl Builder<'_, '_> {
         for q in first..end {
             if self.plan.particles[q as usize].goal_body != NONE {
                 self.plan.pinned.push(q);
-                let mut path = 0.0;
+                let (mut path, mut longest) = (0.0f32, 0.0f32);
                 let mut at = q;
                 loop {
                     let p = self.plan.particles[at as usize];
                     path += p.rest_len;
+                    longest = longest.max(p.rest_len);
                     at = p.parent;
                     if at == NO_PARTICLE || self.immovable(at, first) {
                         break;
                     }
                 }
+                // The rebuild keeps every bone within its stretch limits, so the longest
+                // bone, as short as it may be, folded back on the rest, as long as they may
+                // be: a one-bone path holds its pin on a shell, not in a ball.
+                let near =
+                    self.plan.min_stretch * longest - self.plan.max_stretch * (path - longest);
+                self.plan.near.push(near.max(0.0));
                 let anchor = match self.plan.pinned.binary_search(&at) {
                     Ok(k) => Anchor::Pin(k as u16),
                     Err(_) => Anchor::Attachment(at),
@@ -1019,33 +1038,37 @@ fn deflect_pins(
             continue;
         }
         let (anchor, reach) = plan.reach[pin];
+        let near = plan.near[pin];
         let from = match anchor {
             Anchor::Pin(i) => pins[i as usize],
             Anchor::Attachment(a) => p[a as usize],
         };
-        let held = within_reach(from, pins[pin], reach);
+        let held = within_reach(from, pins[pin], near, reach);
         if held != pins[pin] {
             pins[pin] = held;
             push_out(plan, group, goals, delta, obstacles, &mut pins[pin]);
         }
-        // The passes bring a pin pushed out of reach back in, toward its anchor.
-        let ends = within_reach(from, pins[pin], reach);
+        // The passes and the rebuild bring a pin pushed out of reach back in toward its
+        // anchor, and one pushed nearer than its bones can fold back out.
+        let ends = within_reach(from, pins[pin], near, reach);
         let (was, now) = (
             depth(group, goals, obstacles, goal),
             depth(group, goals, obstacles, ends),
         );
-        if now > PUSHED_PIN_DEPTH.max(0.5 * was) {
+        if !pushed_pin_kept(was, now) {
             pins[pin] = goal;
         }
     }
 }
 
-/// `at` brought within `reach` of `from`, along the line between them.
-fn within_reach(from: Vec3A, at: Vec3A, reach: f32) -> Vec3A {
+/// `at` brought to between `near` and `reach` of `from`, along the line between them.
+fn within_reach(from: Vec3A, at: Vec3A, near: f32, reach: f32) -> Vec3A {
     let d = at - from;
     let dist = d.length();
     if dist > reach && dist.is_finite() {
         from + d * (reach / dist)
+    } else if dist < near && dist > 1e-6 * near {
+        from + d * (near / dist)
     } else {
         at
     }
@@ -1292,6 +1315,59 @@ mod tests {
     use super::*;
     use crate::runtime::creature::Cap;
     use crate::runtime::ik::test_support::plan_sending;
+
+    #[test]
+    fn a_push_is_kept_when_it_halves_the_depth_or_all_but_brings_the_hand_out() {
+        // (depth at the goal, depth where pushed, kept)
+        for (was, now, kept) in [
+            (0.62, 0.30, true),    // halved
+            (0.62, 0.40, false),   // out of one body, hardly less deep in the next
+            (0.15, 0.09, true),    // all but out, from deeper
+            (0.15, 0.11, false),   // neither
+            (0.037, 0.031, false), // all but out already: nothing to gain
+            (0.037, 0.0, true),    // out
+            (0.0, 0.0, true),      // no push needed
+        ] {
+            assert_eq!(pushed_pin_kept(was, now), kept, "{was} -> {now}");
+        }
+    }
+
+    #[test]
+    fn a_pin_is_held_between_the_nearest_and_farthest_its_bones_allow() {
+        let from = Vec3A::new(1.0, 2.0, 3.0);
+        let dir = Vec3A::new(0.6, 0.0, 0.8);
+        let at = |d: f32| within_reach(from, from + dir * d, 0.95, 1.0).distance(from);
+        assert!((at(0.5) - 0.95).abs() < 1e-6);
+        assert!((at(0.97) - 0.97).abs() < 1e-6);
+        assert!((at(2.0) - 1.0).abs() < 1e-6);
+        // On the anchor there is no way out to choose: left where it is.
+        assert_eq!(within_reach(from, from, 0.95, 1.0), from);
+    }
+
+    #[test]
+    fn a_one_bone_path_holds_its_pin_no_nearer_than_the_bone_can_shorten() {
+        let mut one_bone = 0;
+        for c in crate::samples::creatures().unwrap() {
+            // A goal on every limb body: most pins hang from the pin one bone up.
+            let (_, plan) = plan_sending(&c, &[Cap::Limb, Cap::Grasper], false);
+            let plan = &plan.limbs;
+            assert_eq!(plan.near.len(), plan.pinned.len());
+            for (k, &pin) in plan.pinned.iter().enumerate() {
+                let (_, reach) = plan.reach[k];
+                let near = plan.near[k];
+                assert!(
+                    (0.0..reach).contains(&near),
+                    "{}: {near} of {reach}",
+                    c.name()
+                );
+                if (reach - plan.particles[pin as usize].rest_len).abs() <= 1e-6 * reach {
+                    one_bone += 1;
+                    assert!((near - plan.min_stretch * reach).abs() <= 1e-5 * reach);
+                }
+            }
+        }
+        assert!(one_bone > 20, "{one_bone} pins one bone from their anchor");
+    }
 
     #[test]
     fn round_robin_takes_the_groups_in_turn_and_keeps_each_groups_order() {

@@ -23,7 +23,7 @@ mod test_support;
 mod tuning;
 
 pub use debug::{ConstraintKind, DebugConstraint, DebugParticle, IkDebug, IkPhase};
-pub use limb::{HAND_SIDE_LEAN, PUSHED_PIN_DEPTH};
+pub use limb::{HAND_SIDE_LEAN, PUSHED_PIN_DEPTH, pushed_pin_kept};
 pub use tuning::{IkTuning, LimbTuning, SpineTuning};
 
 use crate::runtime::creature::Creature;
