@@ -130,8 +130,8 @@ impl Overlaps {
     }
 
     /// How deep limb body `body`, centred at `at` and turned by `rotation`, sinks into the
-    /// trunk beyond rest at the deepest, as a fraction of what the two keep apart (0 where it
-    /// does not).
+    /// trunk beyond rest at the deepest, as a fraction of the thinner radius of the two, as
+    /// [`Overlaps::worst`] measures it (0 where it does not).
     pub fn trunk_depth(
         &self,
         creature: &Creature,
@@ -143,8 +143,10 @@ impl Overlaps {
         self.pairs
             .iter()
             .filter_map(|&pair| {
-                let (gap, keep, _) = self.trunk_gap(creature, pose, body, pair, at, rotation)?;
-                Some(1.0 - gap.length() / keep)
+                let (gap, keep, other) =
+                    self.trunk_gap(creature, pose, body, pair, at, rotation)?;
+                let thinner = self.capsules[body].radius.min(self.capsules[other].radius);
+                Some((keep - gap.length()) / thinner)
             })
             .fold(0.0, f32::max)
     }

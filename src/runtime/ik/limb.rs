@@ -20,12 +20,14 @@ pub(super) const NO_PARTICLE: u16 = u16::MAX;
 /// rest as it is pushed out (relative to straight out, at the body's axis).
 pub const HAND_SIDE_LEAN: f32 = 0.3;
 
-/// How deep (a fraction of the clearance) a hand may sink and count as all but out: a push
-/// from deeper that leaves it no deeper than this is kept (see [`pushed_pin_kept`]).
+/// How deep a hand may sink beyond the clearance (a fraction of the thinner radius of it and
+/// the trunk body) and count as all but out: a push from deeper that leaves it no deeper
+/// than this is kept (see [`pushed_pin_kept`]).
 pub const PUSHED_PIN_DEPTH: f32 = 0.1;
 
 /// Whether a hand pushed out of the trunk keeps the push, from how deep it sinks at its goal
-/// (`was`) and where the push leaves it (`now`), as fractions of the clearance: the push must
+/// (`was`) and where the push leaves it (`now`), beyond the clearance, as fractions of the
+/// thinner radius (the deepest of the trunk bodies it could reach): the push must
 /// at least halve the depth, or bring a hand from deeper than [`PUSHED_PIN_DEPTH`] to no
 /// deeper than it. Otherwise the hand goes to its goal: a miss for a hand hardly less deep
 /// (out of one body and into the next) buys nothing, and one already all but out has
@@ -180,6 +182,9 @@ pub(super) struct PinKeepOut {
     pub obstacle: u16,
     /// As [`KeepOut::clearance`], between the hand's axis and the body's.
     pub clearance: f32,
+    /// The thinner radius of the two, the unit of how deep the hand sinks: a small hand
+    /// half inside a large body is deep, though a small part of their clearance.
+    pub thinner: f32,
     /// Beyond this distance between the hand's centre and the body's axis they cannot
     /// touch (half the hand's axis, and the clearance).
     pub bound: f32,
@@ -719,6 +724,7 @@ impl Builder<'_, '_> {
                     half_axis: Vec3A::from(half),
                     obstacle,
                     clearance,
+                    thinner: radius.min(creature.body(s).rounded().1),
                 });
             }
         }
@@ -1074,8 +1080,9 @@ fn within_reach(from: Vec3A, at: Vec3A, near: f32, reach: f32) -> Vec3A {
     }
 }
 
-/// How deep a pinned hand sinks into the deepest body of `group`, as a fraction of the
-/// clearance their axes keep (0 where it keeps it everywhere).
+/// How deep a pinned hand sinks into the deepest body of `group` beyond the clearance their
+/// axes keep, as a fraction of the thinner radius of the two (0 where it keeps it
+/// everywhere): the validation grid's measure of interpenetration.
 fn depth(
     group: &[PinKeepOut],
     goals: &FrameGoals,
@@ -1084,7 +1091,7 @@ fn depth(
 ) -> f32 {
     group
         .iter()
-        .filter_map(|k| Some(1.0 - overlap(k, goals, obstacles, pin)?.1 / k.clearance))
+        .filter_map(|k| Some((k.clearance - overlap(k, goals, obstacles, pin)?.1) / k.thinner))
         .fold(0.0, f32::max)
 }
 
