@@ -376,16 +376,24 @@ pub fn reachable_goal(
         let joint = goal - centre_from_joint;
         let reach = creature.limb_length(body) * stretch.1;
         let near = if creature.parent(body) == Some(root) {
-            creature.limb_length(body) * stretch.0.min(1.0)
+            (creature.limb_length(body) * stretch.0.min(1.0)).min(reach)
         } else {
             0.0
         };
         let to_joint = joint - shoulder;
         let d = to_joint.length();
-        let joint = if d <= 1e-6 || (near..=reach).contains(&d) {
+        // Not `clamp`: a tuning with a stretch that is not a number would panic in it.
+        let held = if d > reach {
+            reach
+        } else if d < near {
+            near
+        } else {
+            d
+        };
+        let joint = if d <= 1e-6 || held == d {
             joint
         } else {
-            shoulder + to_joint * (d.clamp(near, reach) / d)
+            shoulder + to_joint * (held / d)
         };
         return Some(joint + centre_from_joint);
     }
@@ -556,6 +564,39 @@ mod tests {
             one_bone >= 2 && folded >= 2,
             "{one_bone} one bone, {folded} folded"
         );
+    }
+
+    /// A tuning that lets no bone reach its rest length (`max_stretch` below 1, below
+    /// `min_stretch`) leaves a joint one bone from the shoulder no shell to sit on: it is
+    /// expected at the reach, near goal or far, and a stretch that is not a number panics
+    /// nothing.
+    #[test]
+    fn a_reach_shorter_than_the_shortest_bone_wins() {
+        let creatures = crate::samples::creatures().unwrap();
+        let c = creatures.iter().find(|c| c.name() == "biped").unwrap();
+        let rest = rest_pose(c);
+        let b = (0..c.len())
+            .find(|&b| c.body(b).name == "upper_arm_l")
+            .unwrap();
+        let root = limb_root(c, b);
+        assert_eq!(c.parent(b), Some(root));
+        let centre_from_joint = c.body(b).position - c.pivot(b);
+        let shoulder = c.pivot(root);
+        for d in [0.1, 0.5, 0.92, 2.0] {
+            let joint = shoulder.lerp(c.pivot(b), d);
+            let goal = joint + centre_from_joint;
+            let rotation = Some(c.body(b).rotation);
+            let expected = reachable_goal(c, &rest, b, goal, rotation, (0.95, 0.9)).unwrap()
+                - centre_from_joint;
+            let reach = 0.9 * c.limb_length(b);
+            assert!(
+                (expected.distance(shoulder) - reach).abs() < 1e-4,
+                "{d}: {}",
+                expected.distance(shoulder)
+            );
+            let nan = reachable_goal(c, &rest, b, goal, rotation, (f32::NAN, f32::NAN));
+            assert!(nan.is_some());
+        }
     }
 
     fn within_reach(c: &Creature, rest: &[BodyPose], hand: BodyId, goal: Vec3) -> Vec3 {
