@@ -36,6 +36,20 @@ pub fn pushed_pin_kept(was: f32, now: f32) -> bool {
     now <= 0.5 * was || (was > PUSHED_PIN_DEPTH && now <= PUSHED_PIN_DEPTH)
 }
 
+/// A limb whose joints all lie nearer the line from its pivot to its goal particles than
+/// this fraction of that distance, at rest, is bowed by the aim (see [`bow`]).
+const STRAIGHT_LIMB: f32 = 0.05;
+
+/// A limb straight enough for the aim's [`bow`] whose joints lie this fraction of its
+/// length off the line at rest, or farther, bows the way it bends.
+const OWN_BEND: f32 = 0.005;
+
+/// How much of a straight limb's squash its bones take before the aim's [`bow`] takes
+/// over, as a fraction of the limb phase's soft zone: they take it all at first and never
+/// more than this (a smooth, saturating share), well inside the half soft zone the passes
+/// count as met.
+const BOW_BONE_SHARE: f32 = 0.3;
+
 /// The least bend at rest (radians) of a joint that a chain of hinges may pass through.
 const HINGE_MIN_BEND: f32 = 0.35;
 
@@ -101,6 +115,20 @@ pub(super) struct AimStep {
     pub end: u16,
     /// Range into [`LimbPlan::pinned`].
     pub goals: (u16, u16),
+    /// Whether and which way the aim bows the particles when it squashes them (see
+    /// [`bow`]).
+    pub bow: Bow,
+}
+
+/// Which way the aim bows a squashed limb (see [`bow`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Bow {
+    /// Bent enough at rest for the passes to bend it further.
+    None,
+    /// The way it bends at rest, a little.
+    Own,
+    /// In a line at rest: toward the creature's front.
+    Ahead,
 }
 
 /// How a limb body's rotation is rebuilt.
@@ -835,12 +863,34 @@ impl Builder<'_, '_> {
         let lo = self.plan.pinned.partition_point(|&g| g < first);
         let hi = self.plan.pinned.partition_point(|&g| g < end);
         if first < end && lo < hi {
+            let rig = self.topo.rig;
+            let at = |q: u16| rig.pivot[self.plan.particles[q as usize].body as usize];
+            let goal = self.plan.pinned[lo..hi]
+                .iter()
+                .fold(Vec3A::ZERO, |sum, &g| sum + at(g))
+                / (hi - lo) as f32;
+            let (line, from) = (goal - at(pivot), at(pivot));
+            let across = (first..end)
+                .map(|q| {
+                    let v = at(q) - from;
+                    (v - line * (v.dot(line) / line.length_squared().max(1e-12))).length()
+                })
+                .fold(0.0, f32::max);
+            let off = across / line.length().max(1e-12);
+            let bow = if line.length() <= 1e-6 * rig.size || off >= STRAIGHT_LIMB {
+                Bow::None
+            } else if off >= OWN_BEND {
+                Bow::Own
+            } else {
+                Bow::Ahead
+            };
             self.plan.aims.push(AimStep {
                 pivot,
                 pin_pivot,
                 first,
                 end,
                 goals: (lo as u16, hi as u16),
+                bow,
             });
         }
     }
@@ -939,7 +989,7 @@ pub(super) fn solve_limbs(
         deflect_pins(plan, goals, delta, &scratch.obstacles, p, pins);
     }
     for step in &plan.aims {
-        aim(plan, step, goals, pins, p, tuning.aim_max_widen);
+        aim(plan, step, goals, pins, p, tuning, delta);
     }
     for (&q, &at) in plan.pinned.iter().zip(pins.iter()) {
         p[q as usize] = at;
@@ -1271,8 +1321,10 @@ fn aim(
     goals: &FrameGoals,
     pins: &[Vec3A],
     p: &mut [Vec3A],
-    max_widen: f32,
+    tuning: &LimbTuning,
+    delta: &[Quat],
 ) {
+    let max_widen = tuning.aim_max_widen;
     let pivot = step.pivot as usize;
     if let Some(k) = step.pin_pivot {
         p[pivot] = pins[k as usize];
@@ -1314,6 +1366,126 @@ fn aim(
         let y = turn * (*x - c);
         let along = axis * y.dot(axis);
         *x = c + along * scale + (y - along) * widen;
+    }
+    if scale < 1.0 && max_widen > 1.0 && to_len > 1e-6 * from_len && step.bow != Bow::None {
+        let give = BOW_BONE_SHARE * tuning.soft_zone;
+        let limb = plan.particles[step.pivot as usize].limb as usize;
+        let spine_turn = delta[plan.limbs[limb].spine_body as usize];
+        bow(
+            plan,
+            step,
+            p,
+            c,
+            axis,
+            to_len,
+            1.0 - scale,
+            give,
+            spine_turn,
+        );
+    }
+}
+
+/// Bows a limb (nearly) straight at rest that the aim squashed by `slack` of its length
+/// along `axis`: a parabola through the pivot and the goal, high enough that the bones
+/// keep all of their length but a share of the squash.
+///
+/// Widening barely lengthens a limb this straight, and the passes can bend a limb squashed
+/// along its own line only by creeping from rounding errors. Near full reach the floater's
+/// arm took up to 52 passes to; a little farther its squash fell within the half soft
+/// zone the passes count as met and one pass ended the phase, so it jumped between two
+/// shapes from one frame to the next. Here the bones take the squash at first, up to
+/// `give` of their length and smoothly less, and the bow the rest: the bow grows from
+/// nothing, smoothly, as the goal comes inside the reach, and the passes start from a limb
+/// as long as they would make it, bent one way. (The parabola shares the length out
+/// unevenly: on a limb jointed off its middle, the bone across the top gains least.)
+///
+/// A limb bent a little bows the way it bends; one in a line toward the creature's front
+/// (a knee, an elbow before the chest), turning to up for a limb reaching nearly straight
+/// ahead: front and up as `spine_turn`, its spine body's turn from rest, carries them.
+#[allow(clippy::too_many_arguments)]
+fn bow(
+    plan: &LimbPlan,
+    step: &AimStep,
+    p: &mut [Vec3A],
+    c: Vec3A,
+    axis: Vec3A,
+    to_len: f32,
+    slack: f32,
+    give: f32,
+    spine_turn: Quat,
+) {
+    let range = step.first as usize..step.end as usize;
+    let side = |v: Vec3A| v - axis * v.dot(axis);
+    let shape = |x: Vec3A| {
+        let u = ((x - c).dot(axis) / to_len).clamp(0.0, 1.0);
+        4.0 * u * (1.0 - u)
+    };
+    let dir = if step.bow == Bow::Own {
+        p[range.clone()]
+            .iter()
+            .fold(Vec3A::ZERO, |sum, &x| sum + side(x - c) * shape(x))
+            .try_normalize()
+    } else {
+        let (ahead, up) = (side(spine_turn * Vec3A::Z), side(spine_turn * Vec3A::Y));
+        let k = crate::runtime::math::smoothstep(0.1, 0.3, ahead.length());
+        (ahead.normalize_or_zero() * k + up.normalize_or_zero() * (1.0 - k)).try_normalize()
+    };
+    let Some(dir) = dir else { return };
+    // Each bone's length with the bow `h` is, to second order in `h`, its length now plus
+    // `h df cos` plus `h^2 df^2 sin^2 / 2 len`: `df` is the difference of the parabola's
+    // height between its ends (the bow moves them across the axis only), and the angles
+    // are the bone's with the bow's direction.
+    let (mut rest, mut now, mut linear, mut square) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
+    for i in range.clone() {
+        let particle = &plan.particles[i];
+        let from = p[particle.parent as usize];
+        let bone = p[i] - from;
+        let len = bone.length();
+        rest += particle.rest_len;
+        now += len;
+        if len > 1e-9 {
+            let df = shape(p[i]) - shape(from);
+            let cos = bone.dot(dir) / len;
+            linear += df * cos;
+            square += df * df * (1.0 - cos * cos) / (2.0 * len);
+        }
+    }
+    let taken = if give > 0.0 {
+        give * (slack / give).tanh()
+    } else {
+        0.0
+    };
+    let missing = rest * (1.0 - taken) - now;
+    // The positive root of `square h^2 + linear h = missing`, written so it neither
+    // cancels nor divides by a vanishing `square`.
+    let root = linear * linear + 4.0 * square * missing;
+    let below = linear + root.max(0.0).sqrt();
+    if !(missing > 0.0 && below > 1e-12) {
+        return;
+    }
+    // A goal all but on the pivot would ask for a bow longer than the limb.
+    let guess = (2.0 * missing / below).min(0.5 * rest);
+    // One Newton step on the bones' exact lengths: the second-order guess falls short by
+    // about a tenth of the missing length on a limb squashed by a tenth.
+    let (mut length, mut slope) = (0.0f32, 0.0f32);
+    for i in range.clone() {
+        let from = p[plan.particles[i].parent as usize];
+        let df = shape(p[i]) - shape(from);
+        let bone = p[i] - from + dir * (df * guess);
+        let len = bone.length();
+        length += len;
+        if len > 1e-9 {
+            slope += bone.dot(dir) * df / len;
+        }
+    }
+    let target = rest * (1.0 - taken);
+    let h = if slope > 1e-9 {
+        (guess + (target - length) / slope).clamp(0.0, 0.5 * rest)
+    } else {
+        guess
+    };
+    for x in &mut p[range] {
+        *x += dir * (h * shape(*x));
     }
 }
 
@@ -1374,6 +1546,71 @@ mod tests {
             }
         }
         assert!(one_bone > 20, "{one_bone} pins one bone from their anchor");
+    }
+
+    /// Every aim step a sample creature's plan bows (feet and graspers pinned), squashed by
+    /// 0.2 % to 10 % of its reach: the limb keeps its length within the half soft zone the
+    /// passes count as met (unbowed, a straight limb would be squashed by all of it), and
+    /// the bow rises with the squash from nothing.
+    #[test]
+    fn the_aim_bows_a_straight_limb_so_it_keeps_its_length() {
+        use crate::runtime::ik::IkTuning;
+        use crate::runtime::ik::goals::FrameGoals;
+        let tuning = IkTuning::default().limb;
+        let band = 0.5 * tuning.soft_zone;
+        let (mut own, mut ahead) = (0, 0);
+        for c in crate::samples::creatures().unwrap() {
+            let (rig, plan) = plan_sending(&c, &[Cap::Grasper, Cap::Foot], false);
+            let plan = &plan.limbs;
+            let mut goals = FrameGoals::default();
+            goals.position_weight = vec![1.0; rig.len()];
+            let delta = vec![Quat::IDENTITY; rig.len()];
+            let rest: Vec<Vec3A> = plan
+                .particles
+                .iter()
+                .map(|q| rig.pivot[q.body as usize])
+                .collect();
+            for step in &plan.aims {
+                match step.bow {
+                    Bow::None => continue,
+                    Bow::Own => own += 1,
+                    Bow::Ahead => ahead += 1,
+                }
+                let pivot = rest[step.pivot as usize];
+                let range = step.goals.0 as usize..step.goals.1 as usize;
+                let mut last_off = 0.0f32;
+                for slack in [0.002, 0.005, 0.01, 0.02, 0.05, 0.1] {
+                    let mut pins = vec![Vec3A::ZERO; plan.pinned.len()];
+                    for k in range.clone() {
+                        let g = rest[plan.pinned[k] as usize];
+                        pins[k] = pivot + (g - pivot) * (1.0 - slack);
+                    }
+                    let mut p = rest.clone();
+                    aim(plan, step, &goals, &pins, &mut p, &tuning, &delta);
+                    let (mut path, mut rest_path, mut off) = (0.0f32, 0.0f32, 0.0f32);
+                    for i in step.first as usize..step.end as usize {
+                        let q = &plan.particles[i];
+                        path += p[i].distance(p[q.parent as usize]);
+                        rest_path += q.rest_len;
+                        off = off.max((p[i] - rest[i]).length());
+                    }
+                    assert!(
+                        (path / rest_path - 1.0).abs() <= band,
+                        "{} step at {}, squashed by {slack}: {path} of {rest_path}",
+                        c.name(),
+                        step.pivot
+                    );
+                    assert!(
+                        p.iter().all(|x| x.is_finite()) && off > last_off,
+                        "{} step at {}: moved {off} at {slack}, {last_off} before",
+                        c.name(),
+                        step.pivot
+                    );
+                    last_off = off;
+                }
+            }
+        }
+        assert!(own > 0, "{own} steps bow their own way, {ahead} ahead");
     }
 
     #[test]
