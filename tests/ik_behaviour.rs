@@ -923,3 +923,63 @@ fn a_straight_arm_bends_smoothly_as_its_goal_comes_inside_its_reach() {
         "the elbow jumps {worst} m at step {at}; it moves {mean} m a step on average"
     );
 }
+
+/// The centaur lowering a hand toward the ground, far below its reach (`pick_up_prone`),
+/// bends its upper body further and further down: the anti-buckling weight follows the
+/// goal, so the chest moves one way, by even steps. Judged between the passes' outer
+/// iterations, the weight depended on the iteration in which the spine first bent past its
+/// start and on a spine already pulled, and the chest bobbed up and down by centimetres (the
+/// grid's jitter at 0.7 s).
+#[test]
+fn a_spine_folding_toward_an_unreachable_goal_bends_on_smoothly() {
+    use anymorph::runtime::player::{Character, PlayParams, VariantChoice};
+    use std::sync::Arc;
+    let c = Arc::new(common::creature("centaur").clone());
+    let clip = Arc::new(common::clip("pick_up_prone").clone());
+    let chest = c.find("chest").unwrap();
+    let mut ch = Character::new(Arc::clone(&c));
+    let params = PlayParams {
+        variant: VariantChoice::Index(0),
+        start_secs: 0.45,
+        hold: true,
+        ..Default::default()
+    };
+    ch.play(&clip, params).unwrap();
+    let mut solver = IkSolver::new(&c);
+    solver.set_record_debug(true);
+    let mut out = Vec::new();
+    // Every 2 ms from 0.452 s (the first update starts the clip), while the hand goes
+    // down, to 0.8 s, where it stops.
+    let steps = 174;
+    let (mut heights, mut buckled) = (Vec::new(), 0);
+    ch.update(0.0);
+    for i in 0..=steps {
+        ch.update(0.002);
+        solver.solve(&c, ch.goals(), &mut out);
+        assert!(out.iter().all(BodyPose::is_finite), "step {i}");
+        if solver.debug().buckling_weight > 0.0 {
+            buckled += 1;
+        }
+        heights.push(out[chest].position.y);
+    }
+    assert!(
+        buckled > 30 && buckled < steps,
+        "anti-buckling took part in {buckled} of {steps} steps: the sweep shows nothing"
+    );
+    let drops: Vec<f32> = heights.windows(2).map(|w| w[0] - w[1]).collect();
+    let rises = drops.iter().filter(|&&d| d < -1e-5).count();
+    assert!(
+        rises == 0,
+        "the chest rose in {rises} of {steps} steps as the hand went down"
+    );
+    let mean = (heights[0] - heights[steps]) / steps as f32;
+    let (worst, at) = drops
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| (d, i))
+        .fold((0.0f32, 0), |a, b| if b.0 > a.0 { b } else { a });
+    assert!(
+        mean > 0.0 && worst < 4.0 * mean,
+        "the chest dropped {worst} at step {at}; {mean} a step on average"
+    );
+}

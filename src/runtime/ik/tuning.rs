@@ -29,7 +29,8 @@ pub struct IkTuning {
 /// The spine phase (paper 4.3.2).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpineTuning {
-    /// Outer iterations; the buckling metric is evaluated after each (the paper uses 5).
+    /// Outer iterations (the paper uses 5). The buckling metric is judged once the passes
+    /// alone have run, and a buckled spine is solved again with the pull toward rest.
     pub outer_iterations: u32,
     /// Passes over the constraints, leaves inward, per outer iteration.
     pub inner_iterations: u32,
@@ -72,8 +73,10 @@ pub struct SpineTuning {
     /// Anti-buckling starts at `buckling_start` and is full at `buckling_full`.
     pub buckling_start: f32,
     pub buckling_full: f32,
-    /// Fraction of the way to its root-relative rest position a free spine particle is
-    /// pulled per pass when anti-buckling is fully on.
+    /// Fraction of the way to its root-relative rest position the passes of a buckled
+    /// spine's second solve pull a free spine particle in all, when anti-buckling is fully
+    /// on (each pass pulls its even share): the pose is then a blend of the buckled one and
+    /// the rest pose, by weight times this.
     pub anti_buckling_strength: f32,
 }
 
