@@ -50,6 +50,11 @@ const OWN_BEND: f32 = 0.005;
 /// count as met.
 const BOW_BONE_SHARE: f32 = 0.3;
 
+/// A bow higher than this fraction of its limb's length is refined by a Newton step on the
+/// bones' exact lengths (below, the second-order height is off by under a thousandth of
+/// the length).
+const NEWTON_BOW: f32 = 0.05;
+
 /// The least bend at rest (radians) of a joint that a chain of hinges may pass through.
 const HINGE_MIN_BEND: f32 = 0.35;
 
@@ -429,6 +434,30 @@ impl LimbPlan {
                 })
                 .collect();
             b.plan.first_ops = Some((first.ops, first.all_hinges));
+        }
+        // A step whose free particles the first pass places exactly wherever the aim left
+        // them (hinges on their circle, settled joints from their rest place) has nothing
+        // to gain from a bow: the biped's arm, a bent shoulder over a straight elbow.
+        let exact: Vec<bool> = {
+            let mut exact = still.clone();
+            for op in b
+                .plan
+                .first_ops
+                .as_ref()
+                .map_or(&compiled.ops, |(ops, _)| ops)
+            {
+                match op {
+                    Op::Hinge(h) => exact[h.q as usize] = true,
+                    Op::Settle(s) => exact[s.q as usize] = true,
+                    Op::Length(_) => {}
+                }
+            }
+            exact
+        };
+        for step in &mut b.plan.aims {
+            if (step.first..step.end).all(|q| exact[q as usize]) {
+                step.bow = Bow::None;
+            }
         }
         b.plan.ops = compiled.ops;
         b.plan.all_hinges = compiled.all_hinges;
@@ -1416,21 +1445,24 @@ fn bow(
 ) {
     let range = step.first as usize..step.end as usize;
     let side = |v: Vec3A| v - axis * v.dot(axis);
-    let shape = |x: Vec3A| {
-        let u = ((x - c).dot(axis) / to_len).clamp(0.0, 1.0);
-        4.0 * u * (1.0 - u)
-    };
     let dir = if step.bow == Bow::Own {
-        p[range.clone()]
-            .iter()
-            .fold(Vec3A::ZERO, |sum, &x| sum + side(x - c) * shape(x))
-            .try_normalize()
+        side(
+            p[range.clone()]
+                .iter()
+                .fold(Vec3A::ZERO, |sum, &x| sum + (x - c)),
+        )
+        .try_normalize()
     } else {
         let (ahead, up) = (side(spine_turn * Vec3A::Z), side(spine_turn * Vec3A::Y));
         let k = crate::runtime::math::smoothstep(0.1, 0.3, ahead.length());
         (ahead.normalize_or_zero() * k + up.normalize_or_zero() * (1.0 - k)).try_normalize()
     };
     let Some(dir) = dir else { return };
+    let per_len = 1.0 / to_len;
+    let shape = |x: Vec3A| {
+        let u = ((x - c).dot(axis) * per_len).clamp(0.0, 1.0);
+        4.0 * u * (1.0 - u)
+    };
     // Each bone's length with the bow `h` is, to second order in `h`, its length now plus
     // `h df cos` plus `h^2 df^2 sin^2 / 2 len`: `df` is the difference of the parabola's
     // height between its ends (the bow moves them across the axis only), and the angles
@@ -1450,12 +1482,10 @@ fn bow(
             square += df * df * (1.0 - cos * cos) / (2.0 * len);
         }
     }
-    let taken = if give > 0.0 {
-        give * (slack / give).tanh()
-    } else {
-        0.0
-    };
-    let missing = rest * (1.0 - taken) - now;
+    // Smooth and saturating, like `tanh`, for a square root.
+    let taken = slack / (1.0 + (slack / give.max(1e-9)).powi(2)).sqrt();
+    let target = rest * (1.0 - taken);
+    let missing = target - now;
     // The positive root of `square h^2 + linear h = missing`, written so it neither
     // cancels nor divides by a vanishing `square`.
     let root = linear * linear + 4.0 * square * missing;
@@ -1465,22 +1495,25 @@ fn bow(
     }
     // A goal all but on the pivot would ask for a bow longer than the limb.
     let guess = (2.0 * missing / below).min(0.5 * rest);
-    // One Newton step on the bones' exact lengths: the second-order guess falls short by
-    // about a tenth of the missing length on a limb squashed by a tenth.
-    let (mut length, mut slope) = (0.0f32, 0.0f32);
-    for i in range.clone() {
-        let from = p[plan.particles[i].parent as usize];
-        let df = shape(p[i]) - shape(from);
-        let bone = p[i] - from + dir * (df * guess);
-        let len = bone.length();
-        length += len;
-        if len > 1e-9 {
-            slope += bone.dot(dir) * df / len;
+    // The second-order guess falls short by about a tenth of the missing length on a limb
+    // squashed by a tenth: one Newton step on the bones' exact lengths for a bow that high.
+    let h = if guess > NEWTON_BOW * rest {
+        let (mut length, mut slope) = (0.0f32, 0.0f32);
+        for i in range.clone() {
+            let from = p[plan.particles[i].parent as usize];
+            let df = shape(p[i]) - shape(from);
+            let bone = p[i] - from + dir * (df * guess);
+            let len = bone.length();
+            length += len;
+            if len > 1e-9 {
+                slope += bone.dot(dir) * df / len;
+            }
         }
-    }
-    let target = rest * (1.0 - taken);
-    let h = if slope > 1e-9 {
-        (guess + (target - length) / slope).clamp(0.0, 0.5 * rest)
+        if slope > 1e-9 {
+            (guess + (target - length) / slope).clamp(0.0, 0.5 * rest)
+        } else {
+            guess
+        }
     } else {
         guess
     };
