@@ -873,6 +873,15 @@ fn a_spine_body_on_the_root_turns_about_its_joint_toward_its_goal() {
     assert!(rotation_angle_between(pose[crown].rotation, c.body(crown).rotation) < 1e-3);
 }
 
+/// The largest of `steps` (at least 0) and where it is.
+fn largest(steps: &[f32]) -> (f32, usize) {
+    steps
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| (s, i))
+        .fold((0.0, 0), |a, b| if b.0 > a.0 { b } else { a })
+}
+
 /// The floater's arms hang all but straight at rest. Coming inside the reach, the aim
 /// squashes such an arm along its own line, which the passes could bend only by creeping
 /// from rounding errors: for a while its squash lay within the bones' give and the arm
@@ -913,11 +922,7 @@ fn a_straight_arm_bends_smoothly_as_its_goal_comes_inside_its_reach() {
         total > 0.1 * from.distance(to),
         "the elbow moved only {total} m: the sweep shows nothing"
     );
-    let (worst, at) = moved
-        .iter()
-        .enumerate()
-        .map(|(i, &m)| (m, i))
-        .fold((0.0f32, 0), |a, b| if b.0 > a.0 { b } else { a });
+    let (worst, at) = largest(&moved);
     assert!(
         worst < 3.0 * mean,
         "the elbow jumps {worst} m at step {at}; it moves {mean} m a step on average"
@@ -973,11 +978,7 @@ fn a_spine_folding_toward_an_unreachable_goal_bends_on_smoothly() {
         "the chest rose in {rises} of {steps} steps as the hand went down"
     );
     let mean = (heights[0] - heights[steps]) / steps as f32;
-    let (worst, at) = drops
-        .iter()
-        .enumerate()
-        .map(|(i, &d)| (d, i))
-        .fold((0.0f32, 0), |a, b| if b.0 > a.0 { b } else { a });
+    let (worst, at) = largest(&drops);
     assert!(
         mean > 0.0 && worst < 4.0 * mean,
         "the chest dropped {worst} at step {at}; {mean} a step on average"

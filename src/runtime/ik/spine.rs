@@ -604,24 +604,23 @@ fn iterate(
     rest: &[Vec3A],
     pull: f32,
 ) -> u32 {
-    let mut passes = 0;
-    for _ in 0..tuning.outer_iterations {
-        for _ in 0..tuning.inner_iterations {
-            passes += 1;
-            let worst = relax(p, &plan.ops).worst;
-            if pull > 0.0 {
-                for &i in &plan.free {
-                    let i = i as usize;
-                    p[i] += (rest[i] - p[i]) * pull;
-                }
-            }
-            // Without a pull, a pass that moved nothing leaves nothing for the next.
-            if worst <= plan.tolerance && pull <= 0.0 {
-                return passes;
+    // The buckling metric is judged once, after all of them, so the outer iterations are
+    // only a count of passes now.
+    let total = tuning.outer_iterations * tuning.inner_iterations;
+    for passes in 1..=total {
+        let worst = relax(p, &plan.ops).worst;
+        if pull > 0.0 {
+            for &i in &plan.free {
+                let i = i as usize;
+                p[i] += (rest[i] - p[i]) * pull;
             }
         }
+        // Without a pull, a pass that moved nothing leaves nothing for the next.
+        if worst <= plan.tolerance && pull <= 0.0 {
+            return passes;
+        }
     }
-    passes
+    total
 }
 
 /// The buckling metric turned into the anti-buckling weight (0..1): how much more than at
