@@ -1190,9 +1190,7 @@ fn overlap(
     if far_apart(hand, centre, k.far_sq) {
         return None;
     }
-    let from_end = hand - (centre - half_axis);
-    let along = (from_end.dot(half_axis) * 0.5 * inv_axis_sq).clamp(0.0, 1.0);
-    if (from_end - half_axis * (2.0 * along)).length_squared() >= k.bound * k.bound {
+    if from_axis(hand, centre, half_axis, inv_axis_sq).length_squared() >= k.bound * k.bound {
         return None;
     }
     let hand_axis = goals.rotation_used[t] * k.half_axis;
@@ -1239,6 +1237,15 @@ fn push_out(
     pushed
 }
 
+/// `point` less the point of a body's axis nearest it: the axis runs `half_axis` either
+/// side of `centre`, and `inv_axis_sq` is one over `half_axis`'s squared length.
+#[inline(always)]
+fn from_axis(point: Vec3A, centre: Vec3A, half_axis: Vec3A, inv_axis_sq: f32) -> Vec3A {
+    let from_end = point - (centre - half_axis);
+    let along = (from_end.dot(half_axis) * 0.5 * inv_axis_sq).clamp(0.0, 1.0);
+    from_end - half_axis * (2.0 * along)
+}
+
 /// Whether a bone (its middle `centre_to_mid` from a trunk body's centre, `bone` from end
 /// to end) keeps `clearance` from the body's axis (`half_axis` either side of its centre)
 /// along `off`, the line from the axis's point nearest the bone's middle to it (`off_sq` its
@@ -1282,9 +1289,7 @@ fn keep_out(plan: &LimbPlan, obstacles: &[(Vec3A, Vec3A, f32)], p: &mut [Vec3A])
         if far_apart(mid, centre, k.far_sq) {
             continue;
         }
-        let from_end = mid - (centre - half_axis);
-        let along = (from_end.dot(half_axis) * 0.5 * inv_axis_sq).clamp(0.0, 1.0);
-        let off = from_end - half_axis * (2.0 * along);
+        let off = from_axis(mid, centre, half_axis, inv_axis_sq);
         let off_sq = off.length_squared();
         if off_sq >= k.bound * k.bound
             || apart_across(off, off_sq, mid - centre, b - a, half_axis, k.clearance)
@@ -1596,10 +1601,7 @@ mod tests {
                 v(&mut rng, 1.0)
             };
             let mid = centre + half_axis * rng.random_range(-1.2f32..1.2) + v(&mut rng, 1.0);
-            let len_sq = half_axis.length_squared();
-            let from_end = mid - (centre - half_axis);
-            let along = (from_end.dot(half_axis) * 0.5 / len_sq).clamp(0.0, 1.0);
-            let off = from_end - half_axis * (2.0 * along);
+            let off = from_axis(mid, centre, half_axis, half_axis.length_squared().recip());
             let aside = apart_across(
                 off,
                 off.length_squared(),
