@@ -8,6 +8,9 @@ use super::setup::{NONE, Rig};
 use crate::runtime::eval::Goals;
 use glam::{Quat, Vec3A};
 
+/// The empty sum of rotation goals.
+const NO_ROTATION: Quat = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+
 /// The root's pose and the root-relative rest transform it defines: every other body
 /// starts where the rest pose puts it when the root is moved here (the preconditioner).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -70,7 +73,15 @@ pub(super) struct FrameGoals {
 
 impl FrameGoals {
     pub fn prepare(&mut self, plan: &Plan, rig: &Rig, goals: &Goals, root: &RootPose) {
-        let n = rig.len();
+        self.grow(rig.len());
+        if plan.sole_sources {
+            self.prepare_sole(plan, rig, goals, root);
+        } else {
+            self.prepare_shared(plan, rig, goals, root);
+        }
+    }
+
+    fn grow(&mut self, n: usize) {
         // Grown for the largest creature the thread has solved, never shrunk: only this
         // plan's targets are written, and the plan reads only them (stale values of another
         // goal mask's, or another creature's, targets are never looked at).
@@ -82,14 +93,44 @@ impl FrameGoals {
             self.rotation_weight.resize(n, 0.0);
             self.rotation_used.resize(n, Quat::IDENTITY);
         }
+    }
+
+    /// Every target has one source (no mouth delegating to a head with a goal of its own,
+    /// the usual case): each target is finished in one go from its source's goals, rather
+    /// than summed over all sources in a pass per step. The sums start from zero as in
+    /// [`FrameGoals::prepare_shared`], so both give the same goals to the bit.
+    fn prepare_sole(&mut self, plan: &Plan, rig: &Rig, goals: &Goals, root: &RootPose) {
+        for (s, &pivot) in plan.sources.iter().zip(&plan.turn_about) {
+            let (b, t) = (s.body as usize, s.target as usize);
+            let (rotation_sum, rotation_weight) = match goals.rotation(b).filter(|_| s.rotation) {
+                Some((q, w)) => (NO_ROTATION + q * s.source_to_target * w, 0.0 + w),
+                None => (NO_ROTATION, 0.0),
+            };
+            self.finish_rotation(t, rotation_sum, rotation_weight, rig, root);
+            let Some((c, w)) = goals.position(b).filter(|_| s.position) else {
+                self.position_weight[t] = 0.0;
+                continue;
+            };
+            let c = Vec3A::from(c);
+            let (centre_sum, total) = (Vec3A::ZERO + c * w, 0.0 + w);
+            self.turn_toward_position(t, pivot, centre_sum, total, rig, root, || {
+                (Vec3A::ZERO + root.point(rig.centre[b]) * w) / (0.0 + w)
+            });
+            let joint_sum = Vec3A::ZERO + (c - self.rotation_used[t] * s.centre_in_target) * w;
+            self.finish_position(t, joint_sum, centre_sum, total, rig, root);
+        }
+    }
+
+    /// Several sources share a target (a mouth delegating to the head): their goals are
+    /// summed by weight per target before each target is finished.
+    fn prepare_shared(&mut self, plan: &Plan, rig: &Rig, goals: &Goals, root: &RootPose) {
         let slots = plan.targets.len();
         self.joint_sum.clear();
         self.joint_sum.resize(slots, Vec3A::ZERO);
         self.centre_sum.clear();
         self.centre_sum.resize(slots, Vec3A::ZERO);
         self.rotation_sum.clear();
-        self.rotation_sum
-            .resize(slots, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0));
+        self.rotation_sum.resize(slots, NO_ROTATION);
         for &t in &plan.targets {
             self.position_weight[t as usize] = 0.0;
             self.rotation_weight[t as usize] = 0.0;
@@ -108,26 +149,7 @@ impl FrameGoals {
         }
         for (k, &t) in plan.targets.iter().enumerate() {
             let t = t as usize;
-            let rest = || (root.delta * rig.rotation[t]).normalize();
-            let w = self.rotation_weight[t].min(1.0);
-            let len = if w > 0.0 {
-                self.rotation_sum[k].length()
-            } else {
-                0.0
-            };
-            if w > 0.0 && len > 1e-12 && len.is_finite() {
-                let goal = self.rotation_sum[k] * len.recip();
-                self.rotation[t] = goal;
-                self.rotation_weight[t] = w;
-                self.rotation_used[t] = if w >= 1.0 {
-                    goal
-                } else {
-                    rest().slerp(goal, w).normalize()
-                };
-            } else {
-                self.rotation_weight[t] = 0.0;
-                self.rotation_used[t] = rest();
-            }
+            self.finish_rotation(t, self.rotation_sum[k], self.rotation_weight[t], rig, root);
         }
         for s in plan.sources.iter().filter(|s| s.position) {
             let (b, t, k) = (s.body as usize, s.target as usize, s.slot as usize);
@@ -138,22 +160,11 @@ impl FrameGoals {
             self.centre_sum[k] += c * w;
             self.position_weight[t] += w;
         }
-        // A limb body sent somewhere with no rotation of its own turns with its limb: the
-        // hand of an arm reaching across the body points across too, rather than keeping
-        // its rest direction and putting its wrist out of reach. A spine body on the root
-        // turns about its own joint, which the root carries: it has no other way toward its
-        // goal (a floater's crown breathing on its bell).
-        for (k, &t) in plan.targets.iter().enumerate() {
+        for (k, (&t, &pivot)) in plan.targets.iter().zip(&plan.turn_about).enumerate() {
             let t = t as usize;
-            let (total, pivot) = (self.position_weight[t], plan.turn_about[k]);
-            if self.rotation_weight[t] > 0.0 || total <= 0.0 || pivot == NONE {
-                continue;
-            }
-            let pivot = pivot as usize;
-            let shoulder = root.point(rig.pivot[pivot]);
             // The goal is the sources' centres averaged; so is the rest it is turned from (a
             // head's goal averages in its delegating mouth's).
-            let rest_centre = if pivot == t {
+            let rest_centre = || {
                 let (mut sum, mut weight) = (Vec3A::ZERO, 0.0);
                 for s in plan
                     .sources
@@ -166,12 +177,9 @@ impl FrameGoals {
                     }
                 }
                 sum / weight
-            } else {
-                root.point(rig.centre[t])
             };
-            let goal = rest_centre.lerp(self.centre_sum[k] / total, total.min(1.0));
-            let turn = arc(rest_centre - shoulder, goal - shoulder);
-            self.rotation_used[t] = (turn * self.rotation_used[t]).normalize();
+            let (centre_sum, total) = (self.centre_sum[k], self.position_weight[t]);
+            self.turn_toward_position(t, pivot, centre_sum, total, rig, root, rest_centre);
         }
         for s in plan.sources.iter().filter(|s| s.position) {
             let (b, t, k) = (s.body as usize, s.target as usize, s.slot as usize);
@@ -184,21 +192,179 @@ impl FrameGoals {
         for (k, &t) in plan.targets.iter().enumerate() {
             let t = t as usize;
             let total = self.position_weight[t];
-            if total > 0.0 {
-                let w = total.min(1.0);
-                let inv = total.recip();
-                let (joint, centre) = (self.joint_sum[k] * inv, self.centre_sum[k] * inv);
-                // At full weight the blend is the goal (`lerp` at 1 gives it exactly).
-                (self.joint[t], self.centre[t]) = if w >= 1.0 {
-                    (joint, centre)
-                } else {
-                    (
-                        root.point(rig.pivot[t]).lerp(joint, w),
-                        root.point(rig.centre[t]).lerp(centre, w),
-                    )
+            self.finish_position(t, self.joint_sum[k], self.centre_sum[k], total, rig, root);
+        }
+    }
+
+    /// The target's rotation goal from its sources' weighted sum, and the rotation that
+    /// carries its centre goal to its joint.
+    #[inline(always)]
+    fn finish_rotation(&mut self, t: usize, sum: Quat, weight: f32, rig: &Rig, root: &RootPose) {
+        let rest = || (root.delta * rig.rotation[t]).normalize();
+        let w = weight.min(1.0);
+        let len = if w > 0.0 { sum.length() } else { 0.0 };
+        if w > 0.0 && len > 1e-12 && len.is_finite() {
+            let goal = sum * len.recip();
+            self.rotation[t] = goal;
+            self.rotation_weight[t] = w;
+            self.rotation_used[t] = if w >= 1.0 {
+                goal
+            } else {
+                rest().slerp(goal, w).normalize()
+            };
+        } else {
+            self.rotation_weight[t] = 0.0;
+            self.rotation_used[t] = rest();
+        }
+    }
+
+    /// A limb body sent somewhere with no rotation of its own turns with its limb: the
+    /// hand of an arm reaching across the body points across too, rather than keeping its
+    /// rest direction and putting its wrist out of reach. A spine body on the root turns
+    /// about its own joint, which the root carries: it has no other way toward its goal (a
+    /// floater's crown breathing on its bell). `own_rest_centre` is the rest centre of the
+    /// target's sources, averaged as their goals are.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn turn_toward_position(
+        &mut self,
+        t: usize,
+        pivot: u32,
+        centre_sum: Vec3A,
+        total: f32,
+        rig: &Rig,
+        root: &RootPose,
+        own_rest_centre: impl FnOnce() -> Vec3A,
+    ) {
+        if self.rotation_weight[t] > 0.0 || total <= 0.0 || pivot == NONE {
+            return;
+        }
+        let pivot = pivot as usize;
+        let shoulder = root.point(rig.pivot[pivot]);
+        let rest_centre = if pivot == t {
+            own_rest_centre()
+        } else {
+            root.point(rig.centre[t])
+        };
+        let goal = rest_centre.lerp(centre_sum / total, total.min(1.0));
+        let turn = arc(rest_centre - shoulder, goal - shoulder);
+        self.rotation_used[t] = (turn * self.rotation_used[t]).normalize();
+    }
+
+    /// The target's joint and centre goals from its sources' weighted sums, blended from
+    /// the root-relative rest pose by their total weight.
+    #[inline(always)]
+    fn finish_position(
+        &mut self,
+        t: usize,
+        joint_sum: Vec3A,
+        centre_sum: Vec3A,
+        total: f32,
+        rig: &Rig,
+        root: &RootPose,
+    ) {
+        self.position_weight[t] = total;
+        if total > 0.0 {
+            let w = total.min(1.0);
+            let inv = total.recip();
+            let (joint, centre) = (joint_sum * inv, centre_sum * inv);
+            // At full weight the blend is the goal (`lerp` at 1 gives it exactly).
+            (self.joint[t], self.centre[t]) = if w >= 1.0 {
+                (joint, centre)
+            } else {
+                (
+                    root.point(rig.pivot[t]).lerp(joint, w),
+                    root.point(rig.centre[t]).lerp(centre, w),
+                )
+            };
+            self.position_weight[t] = w;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::ik::IkTuning;
+    use crate::runtime::ik::plan::goal_key;
+    use glam::Vec3;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The one-source shortcut prepares what the summing passes prepare, to the bit: for
+    /// random goals on random bodies of every sample creature, at full and partial
+    /// weights, with rotation goals and without (so a body turns toward its position goal).
+    #[test]
+    fn a_sole_source_prepares_the_goals_the_sums_prepare() {
+        let tuning = IkTuning::default();
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        let (mut sole, mut turned, mut partial) = (0, 0, 0);
+        for creature in crate::samples::creatures().unwrap() {
+            let rig = Rig::new(&creature, &tuning);
+            for _ in 0..60 {
+                let mut goals = Goals::new(creature.len());
+                let weight = |rng: &mut ChaCha8Rng| {
+                    if rng.random_bool(0.5) {
+                        1.0
+                    } else {
+                        rng.random_range(0.05..1.0)
+                    }
                 };
-                self.position_weight[t] = w;
+                for (b, body) in creature.bodies().iter().enumerate() {
+                    let jiggle = Vec3::new(rng.random(), rng.random(), rng.random()) - 0.5;
+                    if rng.random_bool(0.3) {
+                        let w = weight(&mut rng);
+                        goals.set_position(b, body.position + jiggle * creature.size() * 0.3, w);
+                    }
+                    if rng.random_bool(0.3) {
+                        let turn = Quat::from_axis_angle(
+                            jiggle.normalize_or(Vec3::X),
+                            rng.random_range(-1.5..1.5),
+                        );
+                        let w = weight(&mut rng);
+                        goals.set_rotation(b, turn * body.rotation, w);
+                    }
+                }
+                let mut key = Vec::new();
+                goal_key(&rig, &goals, &mut key);
+                let plan = Plan::build(&creature, &rig, &tuning, &key);
+                if !plan.sole_sources {
+                    continue;
+                }
+                sole += 1;
+                let root = RootPose::new(&rig, &goals);
+                let (mut shortcut, mut summed) = (FrameGoals::default(), FrameGoals::default());
+                shortcut.prepare(&plan, &rig, &goals, &root);
+                summed.grow(rig.len());
+                summed.prepare_shared(&plan, &rig, &goals, &root);
+                for (&t, &pivot) in plan.targets.iter().zip(&plan.turn_about) {
+                    let t = t as usize;
+                    let (a, b) = (&shortcut, &summed);
+                    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    let fields = |f: &FrameGoals| {
+                        let mut v = f.joint[t].to_array().to_vec();
+                        v.extend(f.centre[t].to_array());
+                        v.extend(f.rotation[t].to_array());
+                        v.extend(f.rotation_used[t].to_array());
+                        v.extend([f.position_weight[t], f.rotation_weight[t]]);
+                        v
+                    };
+                    assert_eq!(
+                        bits(&fields(a)),
+                        bits(&fields(b)),
+                        "{} body {}",
+                        creature.name(),
+                        creature.body(t).name
+                    );
+                    let (p, r) = (b.position_weight[t], b.rotation_weight[t]);
+                    turned += usize::from(p > 0.0 && r == 0.0 && pivot != NONE);
+                    partial += usize::from((p > 0.0 && p < 1.0) || (r > 0.0 && r < 1.0));
+                }
             }
         }
+        assert!(
+            sole >= 200 && turned >= 200 && partial >= 200,
+            "too few cases: {sole} plans, {turned} turned, {partial} partial"
+        );
     }
 }

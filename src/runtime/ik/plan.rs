@@ -67,6 +67,9 @@ pub(super) struct Plan {
     pub sources: Vec<GoalSource>,
     /// Distinct targets of `sources`.
     pub targets: Vec<u32>,
+    /// Each target has one source, so source `k` is target `k`'s (no goal delegated to a
+    /// body with a goal of its own).
+    pub sole_sources: bool,
     /// Per target, the joint it turns about toward a position goal when it has no rotation
     /// goal (see [`super::goals::FrameGoals::prepare`]): its limb's first joint, its own on
     /// a spine end the root carries, or `NONE`.
@@ -202,6 +205,7 @@ impl Plan {
         Plan {
             key: key.to_vec(),
             has_ik: topo.has_ik,
+            sole_sources: sources.len() == targets.len(),
             sources,
             targets,
             turn_about,
