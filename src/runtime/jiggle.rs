@@ -8,8 +8,8 @@
 //! solver or the goals. A body is simulated as a point mass at its centre swinging on a
 //! rigid rod from its joint: the joint follows the parent, the mass lags behind.
 
-use crate::runtime::creature::{Cap, Creature};
-use crate::runtime::math::renormalize;
+use crate::runtime::creature::{BodyId, Cap, Creature};
+use crate::runtime::math::{renormalize, segment_closest, segment_distance};
 use crate::runtime::pose::BodyPose;
 use crate::runtime::shared::{PerCreature, with_workspace};
 use glam::{Quat, Vec3, Vec3A};
@@ -209,12 +209,34 @@ struct JiggleBody {
     /// tilting a capsule about a joint above it lifts its lowest point steadily, where a
     /// flat box's corner would dip first.
     capsule: (Vec3A, f32),
+    /// Its range of [`JiggleRig::solids`].
+    solids: (u32, u32),
+}
+
+/// A trunk body a simulated limb body keeps out of: a spine body other than the one the
+/// limb hangs from and not joined to the limb body (neither its parent, a sibling, nor two
+/// joints away), as the validation grid counts sinking.
+#[derive(Clone, Copy, Debug)]
+struct Solid {
+    body: u32,
+    /// Visited after the simulated body in a frame, so posed by then only when it has IK.
+    later: bool,
+    /// How near the two axes may come: their radii, less what they overlap at rest (a
+    /// body sunk into another at rest may stay as deep).
+    clearance: f32,
+    /// Farther than this from the simulated body's joint to the solid's centre, the two
+    /// cannot come within the clearance however they turn: most pairs stop here.
+    far: f32,
 }
 
 #[derive(Clone, Debug)]
 struct JiggleRig {
     /// Every body but the root, parents first.
     bodies: Vec<JiggleBody>,
+    /// What each simulated body keeps out of, in ranges per body.
+    solids: Vec<Solid>,
+    /// Per body (by id), its shape rounded to a capsule (`Body::rounded`).
+    shapes: Vec<(Vec3A, f32)>,
     /// Per body (by id): what a child reads of its parent.
     inv_rest_rotation: Vec<Quat>,
     root: u32,
@@ -297,11 +319,22 @@ impl JiggleRig {
                     arm_length: rest_arm.length(),
                     inv_arm_length: 1.0 / rest_arm.length().max(1e-6),
                     capsule: (half_axis, radius),
+                    solids: (0, 0),
                 })
             })
             .collect();
+        let (bodies, solids) = solids_of(creature, bodies);
         let mut j = JiggleRig {
             bodies,
+            solids,
+            shapes: creature
+                .bodies()
+                .iter()
+                .map(|b| {
+                    let (half_axis, radius) = b.rounded();
+                    (half_axis.into(), radius)
+                })
+                .collect(),
             inv_rest_rotation,
             root: creature.root() as u32,
             size: creature.size(),
@@ -362,7 +395,8 @@ impl Jiggles {
     /// parents by `dt_secs` of simulation; 0 holds them where they were. Bodies with IK
     /// are never written. A body that would sink below `ground_height` (character space)
     /// swings up about its joint to rest on it, as a hanging arm does when the torso bends
-    /// low: the ground pushes passive bodies, nothing else does.
+    /// low; a free limb sinking into the trunk swings out to rest on it. The ground and the
+    /// trunk push passive bodies, nothing else does.
     pub fn apply(
         &mut self,
         has_ik: &[bool],
@@ -529,6 +563,22 @@ impl Jiggles {
             } else {
                 turned * jb.rest_arm
             };
+            let (first, end) = (jb.solids.0 as usize, jb.solids.1 as usize);
+            if first < end
+                && let Some(clear) = keep_clear(
+                    &rig.solids[first..end],
+                    &rig.shapes,
+                    has_ik,
+                    pose,
+                    jb.capsule.0,
+                    pivot,
+                    arm,
+                    rotation,
+                )
+            {
+                (arm, rotation) = clear;
+                turned = rotation * rig.inv_rest_rotation[b];
+            }
             let near_ground = ground_height - (pivot.y - jb.reach_below) > 1e-3 * cushion;
             if near_ground
                 && let Some(lifted) = rest_on_ground(
@@ -551,6 +601,129 @@ impl Jiggles {
             };
         }
     }
+}
+
+/// Each simulated body's solids (see [`Solid`]) and its range of them: the trunk bodies a
+/// free limb keeps out of. Not other limbs: a clip brings those together on purpose (hands
+/// clapping, a claw at a mouth), and keeping them apart made them jitter.
+fn solids_of(creature: &Creature, mut bodies: Vec<JiggleBody>) -> (Vec<JiggleBody>, Vec<Solid>) {
+    let n = creature.len();
+    // Where each body comes in a frame: the root first, then the simulated bodies.
+    let mut visited = vec![0; n];
+    for (k, jb) in bodies.iter().enumerate() {
+        visited[jb.body as usize] = k + 1;
+    }
+    let parent = |b: BodyId| creature.parent(b);
+    let joined = |a: BodyId, b: BodyId| {
+        parent(a) == Some(b)
+            || parent(b) == Some(a)
+            || (parent(a).is_some() && parent(a) == parent(b))
+            || parent(a).and_then(parent) == Some(b)
+            || parent(b).and_then(parent) == Some(a)
+    };
+    let axis = |b: BodyId| {
+        let body = creature.body(b);
+        let (half, radius) = body.rounded();
+        let half = body.rotation * half;
+        (body.position - half, body.position + half, radius)
+    };
+    let mut solids = Vec::new();
+    for jb in &mut bodies {
+        let b = jb.body as usize;
+        let (b0, b1, rb) = axis(b);
+        let first = solids.len() as u32;
+        // Only limbs (an arm, a leg, a grasper on the trunk) and what hangs from them: the
+        // free parts that swing far enough to reach the trunk. A tail, an ear or an eye
+        // near its own spine body would only cost the test.
+        let chain: Vec<BodyId> = std::iter::successors(Some(b), |&x| parent(x))
+            .take_while(|&x| !creature.is_spine(x))
+            .collect();
+        let limb = chain.last().is_some_and(|&top| {
+            [Cap::Limb, Cap::Grasper, Cap::Foot]
+                .iter()
+                .any(|c| creature.body(top).has_cap(c))
+        });
+        if rb > 0.0 && jb.arm_length > 1e-6 && limb {
+            let reach = jb.arm_length + jb.capsule.0.length();
+            // The spine body the limb hangs from holds its joint: a limb is near it
+            // throughout, and swinging away from it would push it into the next one.
+            let attachment = chain.last().and_then(|&top| parent(top));
+            let solid = |c: BodyId| creature.is_spine(c) && Some(c) != attachment && !joined(b, c);
+            for c in (0..n).filter(|&c| solid(c)) {
+                let (c0, c1, rc) = axis(c);
+                if rc <= 0.0 {
+                    continue;
+                }
+                let rest_overlap = (rb + rc - segment_distance(b0, b1, c0, c1)).max(0.0);
+                let clearance = rb + rc - rest_overlap;
+                solids.push(Solid {
+                    body: c as u32,
+                    later: visited[c] > visited[b],
+                    clearance,
+                    far: (reach + c0.distance(c1) * 0.5 + clearance) * (1.0 + 1e-4),
+                });
+            }
+        }
+        jb.solids = (first, solids.len() as u32);
+    }
+    (bodies, solids)
+}
+
+/// How a simulated body (at `pivot`, its centre `arm` away, turned by `rotation`) swings
+/// about its joint out of the bodies it keeps out of: for each in turn, by the least turn
+/// that takes its point nearest the other's axis out to the clearance. `None` when it is
+/// clear of all of them. Like the ground, the push is passive: it moves this body (and
+/// what hangs from it) and never a body with IK. A free arm rests on the trunk the torso
+/// bends over, or against the arm beside it, rather than sinking in.
+#[allow(clippy::too_many_arguments)]
+fn keep_clear(
+    solids: &[Solid],
+    shapes: &[(Vec3A, f32)],
+    has_ik: &[bool],
+    pose: &[BodyPose],
+    half_axis: Vec3A,
+    pivot: Vec3A,
+    arm: Vec3A,
+    rotation: Quat,
+) -> Option<(Vec3A, Quat)> {
+    // Out of the one it sinks deepest into: pushed out of each in turn, a body wedged
+    // between two would end up in whichever came first.
+    let mut deepest: Option<(f32, Vec3A, Vec3A)> = None;
+    let own = rotation * half_axis;
+    let (b0, b1) = (pivot + arm - own, pivot + arm + own);
+    for solid in solids {
+        let c = solid.body as usize;
+        let Some(other) = pose.get(c) else {
+            continue;
+        };
+        if solid.later && !has_ik.get(c).copied().unwrap_or(false) {
+            continue;
+        }
+        let centre = Vec3A::from(other.position);
+        if pivot.distance_squared(centre) > solid.far * solid.far {
+            continue;
+        }
+        let theirs = other.rotation * shapes[c].0;
+        let (c0, c1) = (centre - theirs, centre + theirs);
+        let (s, t) = segment_closest(b0.into(), b1.into(), c0.into(), c1.into());
+        let (on_body, on_solid) = (b0.lerp(b1, s), c0.lerp(c1, t));
+        let gap = on_body - on_solid;
+        let dist = gap.length();
+        // Axes that cross give no way out, nor does a touch at the joint, which no swing
+        // about it moves: the parent, pushed first, keeps those out.
+        if !(dist < solid.clearance && dist > 1e-6 * solid.clearance)
+            || on_body.distance_squared(pivot) < 0.01 * solid.clearance * solid.clearance
+        {
+            continue;
+        }
+        let depth = (solid.clearance - dist) / solid.clearance;
+        if deepest.is_none_or(|(d, _, _)| depth > d) {
+            deepest = Some((depth, on_body, on_solid + gap * (solid.clearance / dist)));
+        }
+    }
+    let (_, on_body, out) = deepest?;
+    let turn = arc(on_body - pivot, out - pivot);
+    Some((turn * arm, (turn * rotation).normalize()))
 }
 
 /// How a body sunk into the ground swings up about its joint (at `pivot`, its centre `arm`
