@@ -224,8 +224,8 @@ struct Solid {
     /// How near the two axes may come: their radii, less what they overlap at rest (a
     /// body sunk into another at rest may stay as deep).
     clearance: f32,
-    /// Farther than this from the simulated body's joint to the solid's centre, the two
-    /// cannot come within the clearance however they turn: most pairs stop here.
+    /// Farther apart than this, the two bodies' centres are too far for their axes to come
+    /// within the clearance: most pairs stop here.
     far: f32,
 }
 
@@ -644,7 +644,6 @@ fn solids_of(creature: &Creature, mut bodies: Vec<JiggleBody>) -> (Vec<JiggleBod
                 .any(|c| creature.body(top).has_cap(c))
         });
         if rb > 0.0 && jb.arm_length > 1e-6 && limb {
-            let reach = jb.arm_length + jb.capsule.0.length();
             // The spine body the limb hangs from holds its joint: a limb is near it
             // throughout, and swinging away from it would push it into the next one.
             let attachment = chain.last().and_then(|&top| parent(top));
@@ -660,7 +659,7 @@ fn solids_of(creature: &Creature, mut bodies: Vec<JiggleBody>) -> (Vec<JiggleBod
                     body: c as u32,
                     later: visited[c] > visited[b],
                     clearance,
-                    far: (reach + c0.distance(c1) * 0.5 + clearance) * (1.0 + 1e-4),
+                    far: (jb.capsule.0.length() + c0.distance(c1) * 0.5 + clearance) * (1.0 + 1e-4),
                 });
             }
         }
@@ -690,7 +689,8 @@ fn keep_clear(
     // between two would end up in whichever came first.
     let mut deepest: Option<(f32, Vec3A, Vec3A)> = None;
     let own = rotation * half_axis;
-    let (b0, b1) = (pivot + arm - own, pivot + arm + own);
+    let at = pivot + arm;
+    let (b0, b1) = (at - own, at + own);
     for solid in solids {
         let c = solid.body as usize;
         let Some(other) = pose.get(c) else {
@@ -700,7 +700,7 @@ fn keep_clear(
             continue;
         }
         let centre = Vec3A::from(other.position);
-        if pivot.distance_squared(centre) > solid.far * solid.far {
+        if at.distance_squared(centre) > solid.far * solid.far {
             continue;
         }
         let theirs = other.rotation * shapes[c].0;
