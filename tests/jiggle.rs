@@ -402,17 +402,10 @@ fn a_free_limb_rests_on_the_trunk_instead_of_sinking_into_it() {
         let parent = |b: usize| c.parent(b);
         let attachment =
             |b: usize| std::iter::successors(Some(b), |&x| parent(x)).find(|&x| c.is_spine(x));
-        let near = |a: usize, b: usize| {
-            parent(a) == Some(b)
-                || parent(b) == Some(a)
-                || (parent(a).is_some() && parent(a) == parent(b))
-                || parent(a).and_then(parent) == Some(b)
-                || parent(b).and_then(parent) == Some(a)
-        };
         let pairs: Vec<(usize, usize)> = (0..c.len())
             .filter(|&l| !c.is_spine(l) && c.body(l).rounded().1 > 0.0)
             .flat_map(|l| (0..c.len()).map(move |s| (l, s)))
-            .filter(|&(l, s)| c.is_spine(s) && Some(s) != attachment(l) && !near(l, s))
+            .filter(|&(l, s)| c.is_spine(s) && Some(s) != attachment(l) && !c.joined(l, s))
             .collect();
         for variant in 0..2 {
             let mut ch = Character::new(Arc::clone(&creature));

@@ -614,13 +614,6 @@ fn solids_of(creature: &Creature, mut bodies: Vec<JiggleBody>) -> (Vec<JiggleBod
         visited[jb.body as usize] = k + 1;
     }
     let parent = |b: BodyId| creature.parent(b);
-    let joined = |a: BodyId, b: BodyId| {
-        parent(a) == Some(b)
-            || parent(b) == Some(a)
-            || (parent(a).is_some() && parent(a) == parent(b))
-            || parent(a).and_then(parent) == Some(b)
-            || parent(b).and_then(parent) == Some(a)
-    };
     let axis = |b: BodyId| {
         let body = creature.body(b);
         let (half, radius) = body.rounded();
@@ -647,7 +640,8 @@ fn solids_of(creature: &Creature, mut bodies: Vec<JiggleBody>) -> (Vec<JiggleBod
             // The spine body the limb hangs from holds its joint: a limb is near it
             // throughout, and swinging away from it would push it into the next one.
             let attachment = chain.last().and_then(|&top| parent(top));
-            let solid = |c: BodyId| creature.is_spine(c) && Some(c) != attachment && !joined(b, c);
+            let solid =
+                |c: BodyId| creature.is_spine(c) && Some(c) != attachment && !creature.joined(b, c);
             for c in (0..n).filter(|&c| solid(c)) {
                 let (c0, c1, rc) = axis(c);
                 if rc <= 0.0 {

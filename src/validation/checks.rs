@@ -44,13 +44,6 @@ impl Overlaps {
                 }
             })
             .collect();
-        let joined = |a: BodyId, b: BodyId| {
-            creature.parent(a) == Some(b)
-                || creature.parent(b) == Some(a)
-                || (creature.parent(a).is_some() && creature.parent(a) == creature.parent(b))
-                || creature.parent(a).and_then(|p| creature.parent(p)) == Some(b)
-                || creature.parent(b).and_then(|p| creature.parent(p)) == Some(a)
-        };
         let rest: Vec<BodyPose> = creature
             .bodies()
             .iter()
@@ -59,7 +52,7 @@ impl Overlaps {
         let mut pairs = Vec::new();
         for a in 0..creature.len() {
             for b in a + 1..creature.len() {
-                if joined(a, b) || capsules[a].radius <= 0.0 || capsules[b].radius <= 0.0 {
+                if creature.joined(a, b) || capsules[a].radius <= 0.0 || capsules[b].radius <= 0.0 {
                     continue;
                 }
                 let depth = depth(&capsules[a], &rest[a], &capsules[b], &rest[b]);

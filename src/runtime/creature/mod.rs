@@ -221,6 +221,18 @@ impl Creature {
         self.derived.parent[id]
     }
 
+    /// Whether two bodies are joined closely enough to touch by construction: parent and
+    /// child, siblings, or two joints apart. Such pairs are never counted as sinking into
+    /// each other (the validation grid's interpenetration, the jiggles' keep-out).
+    pub fn joined(&self, a: BodyId, b: BodyId) -> bool {
+        let grandparent = |x: BodyId| self.parent(x).and_then(|p| self.parent(p));
+        self.parent(a) == Some(b)
+            || self.parent(b) == Some(a)
+            || (self.parent(a).is_some() && self.parent(a) == self.parent(b))
+            || grandparent(a) == Some(b)
+            || grandparent(b) == Some(a)
+    }
+
     pub fn children(&self, id: BodyId) -> &[BodyId] {
         &self.derived.children[id]
     }
