@@ -984,3 +984,56 @@ fn a_spine_folding_toward_an_unreachable_goal_bends_on_smoothly() {
         "the chest dropped {worst} at step {at}; {mean} a step on average"
     );
 }
+
+/// An arm reaching past a free arm goes around it: the four-armed creature's upper arm swept
+/// through its free lower arm, 1.3 radii deep for most of `reach_target`, before the arms
+/// kept out of the free limbs' bodies as they keep out of the trunk. Played as the
+/// validation grid plays it (its target, its frames), every body of the reaching arm
+/// against every body of the free arm below it.
+#[test]
+fn a_reaching_arm_goes_around_a_free_arm_below_it() {
+    use anymorph::runtime::player::{Character, PlayParams, VariantChoice};
+    use anymorph::validation::{TargetScene, ValidationConfig};
+    use std::sync::Arc;
+    let limit = ValidationConfig::default().interpenetration;
+    let creature = Arc::new(common::creature("four_armed").clone());
+    let c = &*creature;
+    let clip = Arc::new(common::clip("reach_target").clone());
+    let named = |n: String| (0..c.len()).find(|&b| c.body(b).name == n).unwrap();
+    for side in ["l", "r"] {
+        let arm = ["upper_arm", "forearm", "hand"].map(|p| named(format!("{p}_{side}")));
+        let free =
+            ["low_upper_arm", "low_forearm", "low_hand"].map(|p| named(format!("{p}_{side}")));
+        let mut ch = Character::new(Arc::clone(&creature));
+        let variant = ch
+            .variants(&clip)
+            .iter()
+            .position(|v| v.choices.first() == Some(&arm[2]))
+            .unwrap();
+        let params = PlayParams {
+            variant: VariantChoice::Index(variant),
+            hold: true,
+            ..Default::default()
+        };
+        ch.play(&clip, params).unwrap();
+        let scene = TargetScene::of(&clip, &creature, variant);
+        let (dt, mut worst) = (1.0 / 30.0, (0.0, 0, 0, 0));
+        for f in 0..=(clip.duration_secs * 30.0).ceil() as usize {
+            ch.set_target(0, scene.at(c, f as f32 * dt));
+            let pose = ch.update(if f == 0 { 0.0 } else { dt }).to_vec();
+            for (&a, &b) in arm.iter().flat_map(|a| free.iter().map(move |b| (a, b))) {
+                let d = common::sunk(c, &pose, a, b);
+                if d > worst.0 {
+                    worst = (d, a, b, f);
+                }
+            }
+        }
+        let (d, a, b, f) = worst;
+        assert!(
+            d < limit,
+            "{} sinks {d:.2} radii into {} at frame {f}",
+            c.body(a).name,
+            c.body(b).name
+        );
+    }
+}

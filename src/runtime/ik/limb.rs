@@ -228,7 +228,7 @@ pub(super) struct PinKeepOut {
     pub side: Vec3A,
 }
 
-/// A trunk body some arm bone keeps out of.
+/// A trunk body, or a body of a free limb, some arm bone keeps out of.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Obstacle {
     pub body: u32,
@@ -240,6 +240,11 @@ pub(super) struct Obstacle {
     /// rest-pose space: the posed ones are the anchor's rotation delta times these.
     pub offset: Vec3A,
     pub half_axis: Vec3A,
+    /// A body of a free limb (see [`Builder::solids`]): `offset` reaches the
+    /// limb's joint on the trunk, and the body hangs from there as at rest relative to
+    /// the root, `hang` (its centre from that joint, rest-pose space) and `half_axis`
+    /// turned by the root's delta, as the jiggles animate it.
+    pub hang: Option<Vec3A>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -292,7 +297,12 @@ pub(super) struct LimbPlan {
     pub keep_out: Vec<KeepOut>,
     /// By pin, ascending.
     pub pin_keep_out: Vec<PinKeepOut>,
+    /// The trunk's first, then the free limbs' ([`Obstacle::hang`]) from
+    /// `first_hanging` on.
     pub obstacles: Vec<Obstacle>,
+    pub first_hanging: u16,
+    /// The root body, whose delta turns the free limbs.
+    pub root: u32,
     /// The constraints of the limbs with [`LimbPlan::keep_out`] pairs, as a pass runs them.
     pub keep_out_ops: Vec<Op>,
     /// Projection limits per particle (relative), fixed by the tuning.
@@ -309,6 +319,11 @@ struct Builder<'a, 't> {
     members: Vec<Vec<(u32, Vec<u16>)>>,
     /// Per limb: some body of it is a foot.
     limb_has_foot: Vec<bool>,
+    /// What an arm keeps out of: the spine bodies, then every body of the free limbs
+    /// (limbs, graspers and feet on the spine with no goal this frame, and what hangs from
+    /// them). A passive arm hangs where the jiggles animate it, and an arm reaching past it
+    /// went through it: the four-armed creature's upper arm through the lower one.
+    solids: Vec<usize>,
 }
 
 impl LimbPlan {
@@ -324,8 +339,11 @@ impl LimbPlan {
             },
             members: Vec::new(),
             limb_has_foot: Vec::new(),
+            solids: Vec::new(),
         };
         let rig = topo.rig;
+        b.plan.root = rig.root;
+        b.solids = solids(topo);
         let mut ranges = Vec::new();
         for &s in topo.creature.order() {
             if !rig.spine[s] || !topo.has_ik[s] {
@@ -461,8 +479,36 @@ impl LimbPlan {
         }
         b.plan.ops = compiled.ops;
         b.plan.all_hinges = compiled.all_hinges;
+        b.trunk_obstacles_first();
         b.plan
     }
+}
+
+/// The spine bodies, then the bodies of the free limbs: on the spine, with no IK, and
+/// topped by a limb, grasper or foot (the parts the jiggles hang from the root).
+fn solids(topo: &Topology) -> Vec<usize> {
+    let (creature, rig) = (topo.creature, topo.rig);
+    // The body a part's chain leaves the spine from; `None` for the spine's own.
+    let top_of = |b: usize| {
+        std::iter::successors(Some(b), |&x| rig.parent_of(x))
+            .take_while(|&x| !rig.spine[x])
+            .last()
+    };
+    let free = |top: usize| {
+        !topo.has_ik[top]
+            && [Cap::Limb, Cap::Grasper, Cap::Foot]
+                .iter()
+                .any(|c| creature.body(top).has_cap(c))
+    };
+    let mut solids: Vec<usize> = (0..rig.len()).filter(|&s| rig.spine[s]).collect();
+    solids.extend(
+        creature
+            .order()
+            .iter()
+            .copied()
+            .filter(|&b| top_of(b).is_some_and(free)),
+    );
+    solids
 }
 
 /// `items` with each group's (by `group`) order kept, the groups taken one item at a
@@ -719,8 +765,16 @@ impl Builder<'_, '_> {
             // The bone after the first hangs beside its attachment at rest (a biped's upper
             // arm by its chest): tested against it, it would be pushed nearly every frame.
             let second = self.plan.particles[a as usize].parent == first;
-            for s in 0..rig.len() {
-                if !rig.spine[s] || (s == spine_body && second) {
+            for k in 0..self.solids.len() {
+                let s = self.solids[k];
+                // A free limb hanging by this arm (from the same spine body) sits against
+                // its upper bones by design, as the spine body does.
+                let by_design = if rig.spine[s] {
+                    s == spine_body && second
+                } else {
+                    creature.joined(bone as usize, s)
+                };
+                if by_design {
                     continue;
                 }
                 let Some((obstacle, clearance, _)) =
@@ -828,14 +882,21 @@ impl Builder<'_, '_> {
         reach * reach
     }
 
-    /// The obstacle for trunk body `s`, added on first use; `None` when nothing on the
-    /// spine above it has IK to carry it.
+    /// The obstacle for body `s` of [`Builder::solids`], added on first use; `None` when
+    /// nothing on the spine above it has IK to carry it.
     fn obstacle(&mut self, s: usize) -> Option<u16> {
         let rig = self.topo.rig;
         if let Some(i) = self.plan.obstacles.iter().position(|o| o.body == s as u32) {
             return Some(i as u16);
         }
-        let mut anchor = s;
+        // A free limb's body: where its limb leaves the spine.
+        let top = std::iter::successors(Some(s), |&x| rig.parent_of(x))
+            .take_while(|&x| !rig.spine[x])
+            .last();
+        let mut anchor = match top {
+            Some(top) => rig.parent_of(top)?,
+            None => s,
+        };
         while !self.topo.has_ik[anchor] {
             match rig.parent_of(anchor) {
                 Some(up) if rig.spine[up] => anchor = up,
@@ -846,13 +907,35 @@ impl Builder<'_, '_> {
             return None;
         }
         let half = self.topo.creature.body(s).rounded().0;
+        // Without the jiggles a free limb follows its spine body rigidly, as the trunk does.
+        let hang_from = top.filter(|_| self.topo.tuning.jiggle.enabled);
         self.plan.obstacles.push(Obstacle {
             body: s as u32,
             anchor: anchor as u32,
-            offset: rig.centre[s] - rig.centre[anchor],
+            offset: hang_from.map_or(rig.centre[s], |top| rig.pivot[top]) - rig.centre[anchor],
             half_axis: rig.rotation[s] * Vec3A::from(half),
+            hang: hang_from.map(|top| rig.centre[s] - rig.pivot[top]),
         });
         Some((self.plan.obstacles.len() - 1) as u16)
+    }
+
+    /// Orders the obstacles the trunk's first, so a frame poses each kind in its own loop.
+    fn trunk_obstacles_first(&mut self) {
+        let plan = &mut self.plan;
+        let mut order: Vec<usize> = (0..plan.obstacles.len()).collect();
+        order.sort_by_key(|&o| plan.obstacles[o].hang.is_some());
+        let mut index = vec![0u16; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            index[old] = new as u16;
+        }
+        plan.obstacles = order.iter().map(|&o| plan.obstacles[o]).collect();
+        plan.first_hanging = plan.obstacles.iter().filter(|o| o.hang.is_none()).count() as u16;
+        for k in &mut plan.keep_out {
+            k.obstacle = index[k.obstacle as usize];
+        }
+        for k in &mut plan.pin_keep_out {
+            k.obstacle = index[k.obstacle as usize];
+        }
     }
 
     fn push_constraint(&mut self, a: u16, b: u16, first: u16, t: &LimbTuning, masses: (f32, f32)) {
@@ -1083,12 +1166,22 @@ fn pose_obstacles(
     obstacles: &mut Vec<(Vec3A, Vec3A, f32)>,
 ) {
     obstacles.clear();
-    obstacles.extend(plan.obstacles.iter().map(|o| {
+    let (trunk, hanging) = plan.obstacles.split_at(plan.first_hanging as usize);
+    let inv_sq = |o: &Obstacle| {
+        let len_sq = o.half_axis.length_squared();
+        if len_sq > 1e-20 { 1.0 / len_sq } else { 0.0 }
+    };
+    obstacles.extend(trunk.iter().map(|o| {
         let turn = delta[o.anchor as usize];
         let centre = Vec3A::from(pose[o.anchor as usize].position) + turn * o.offset;
-        let len_sq = o.half_axis.length_squared();
-        let inv = if len_sq > 1e-20 { 1.0 / len_sq } else { 0.0 };
-        (centre, turn * o.half_axis, inv)
+        (centre, turn * o.half_axis, inv_sq(o))
+    }));
+    let root = delta[plan.root as usize];
+    obstacles.extend(hanging.iter().map(|o| {
+        let joint =
+            Vec3A::from(pose[o.anchor as usize].position) + delta[o.anchor as usize] * o.offset;
+        let centre = joint + root * o.hang.unwrap_or(Vec3A::ZERO);
+        (centre, root * o.half_axis, inv_sq(o))
     }));
 }
 
