@@ -992,8 +992,8 @@ fn a_spine_folding_toward_an_unreachable_goal_bends_on_smoothly() {
 /// against every body of the free arm below it.
 #[test]
 fn a_reaching_arm_goes_around_a_free_arm_below_it() {
-    use anymorph::runtime::player::{Character, PlayParams, VariantChoice};
-    use anymorph::validation::{TargetScene, ValidationConfig};
+    use anymorph::runtime::player::Character;
+    use anymorph::validation::ValidationConfig;
     use std::sync::Arc;
     let limit = ValidationConfig::default().interpenetration;
     let creature = Arc::new(common::creature("four_armed").clone());
@@ -1004,31 +1004,16 @@ fn a_reaching_arm_goes_around_a_free_arm_below_it() {
         let arm = ["upper_arm", "forearm", "hand"].map(|p| named(format!("{p}_{side}")));
         let free =
             ["low_upper_arm", "low_forearm", "low_hand"].map(|p| named(format!("{p}_{side}")));
-        let mut ch = Character::new(Arc::clone(&creature));
-        let variant = ch
+        let variant = Character::new(Arc::clone(&creature))
             .variants(&clip)
             .iter()
             .position(|v| v.choices.first() == Some(&arm[2]))
             .unwrap();
-        let params = PlayParams {
-            variant: VariantChoice::Index(variant),
-            hold: true,
-            ..Default::default()
-        };
-        ch.play(&clip, params).unwrap();
-        let scene = TargetScene::of(&clip, &creature, variant);
-        let (dt, mut worst) = (1.0 / 30.0, (0.0, 0, 0, 0));
-        for f in 0..=(clip.duration_secs * 30.0).ceil() as usize {
-            ch.set_target(0, scene.at(c, f as f32 * dt));
-            let pose = ch.update(if f == 0 { 0.0 } else { dt }).to_vec();
-            for (&a, &b) in arm.iter().flat_map(|a| free.iter().map(move |b| (a, b))) {
-                let d = common::sunk(c, &pose, a, b);
-                if d > worst.0 {
-                    worst = (d, a, b, f);
-                }
-            }
-        }
-        let (d, a, b, f) = worst;
+        let pairs: Vec<(usize, usize)> = arm
+            .iter()
+            .flat_map(|&a| free.iter().map(move |&b| (a, b)))
+            .collect();
+        let (d, a, b, f) = common::deepest_overlap(&creature, &clip, variant, true, &pairs);
         assert!(
             d < limit,
             "{} sinks {d:.2} radii into {} at frame {f}",

@@ -384,7 +384,6 @@ fn a_stage_poses_as_a_full_solve_followed_by_the_jiggles() {
 /// spine body it does not hang from, frame by frame, within the validation grid's limit.
 #[test]
 fn a_free_limb_rests_on_the_trunk_instead_of_sinking_into_it() {
-    use anymorph::runtime::player::{Character, PlayParams, VariantChoice};
     let limit = anymorph::validation::ValidationConfig::default().interpenetration;
     let cases = [
         (
@@ -408,25 +407,7 @@ fn a_free_limb_rests_on_the_trunk_instead_of_sinking_into_it() {
             .filter(|&(l, s)| c.is_spine(s) && Some(s) != attachment(l) && !c.joined(l, s))
             .collect();
         for variant in 0..2 {
-            let mut ch = Character::new(Arc::clone(&creature));
-            let params = PlayParams {
-                variant: VariantChoice::Index(variant),
-                hold: true,
-                ..Default::default()
-            };
-            ch.play(&clip, params).unwrap();
-            // Frames as the grid steps them.
-            let (dt, mut worst) = (1.0 / 30.0, (0.0, 0, 0, 0));
-            for f in 0..=(clip.duration_secs * 30.0).ceil() as usize {
-                let pose = ch.update(if f == 0 { 0.0 } else { dt }).to_vec();
-                for &(l, s) in &pairs {
-                    let d = common::sunk(c, &pose, l, s);
-                    if d > worst.0 {
-                        worst = (d, l, s, f);
-                    }
-                }
-            }
-            let (d, l, s, f) = worst;
+            let (d, l, s, f) = common::deepest_overlap(&creature, &clip, variant, false, &pairs);
             assert!(
                 d < limit,
                 "{} {}, variant {variant}: {} sinks {d:.2} radii into {} at frame {f}",

@@ -6,12 +6,14 @@ use anymorph::io::{load_clip, load_creature};
 use anymorph::runtime::clip::Clip;
 use anymorph::runtime::creature::Creature;
 use anymorph::runtime::math::segment_distance;
+use anymorph::runtime::player::{Character, PlayParams, VariantChoice};
 use anymorph::runtime::pose::BodyPose;
+use anymorph::validation::TargetScene;
 use glam::{Quat, Vec3};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -91,6 +93,40 @@ pub fn sunk(c: &Creature, pose: &[BodyPose], a: usize, b: usize) -> f32 {
     let rest = |x: usize| BodyPose::new(c.body(x).position, c.body(x).rotation);
     let thinner = c.body(a).rounded().1.min(c.body(b).rounded().1);
     (depth(&pose[a], &pose[b]) - depth(&rest(a), &rest(b)).max(0.0)) / thinner
+}
+
+/// Plays `variant` of `clip` on `creature` as the validation grid does (held, at 30 fps,
+/// and with `target` external target 0 where the grid puts it) and returns how deep the
+/// worst of `pairs` sinks at its worst frame ([`sunk`]): depth, the two bodies, the frame.
+pub fn deepest_overlap(
+    creature: &Arc<Creature>,
+    clip: &Arc<Clip>,
+    variant: usize,
+    target: bool,
+    pairs: &[(usize, usize)],
+) -> (f32, usize, usize, usize) {
+    let mut ch = Character::new(Arc::clone(creature));
+    let params = PlayParams {
+        variant: VariantChoice::Index(variant),
+        hold: true,
+        ..Default::default()
+    };
+    ch.play(clip, params).unwrap();
+    let scene = target.then(|| TargetScene::of(clip, creature, variant));
+    let (dt, mut worst) = (1.0 / 30.0, (0.0, 0, 0, 0));
+    for f in 0..=(clip.duration_secs * 30.0).ceil() as usize {
+        if let Some(scene) = &scene {
+            ch.set_target(0, scene.at(creature, f as f32 * dt));
+        }
+        let pose = ch.update(if f == 0 { 0.0 } else { dt }).to_vec();
+        for &(a, b) in pairs {
+            let d = sunk(creature, &pose, a, b);
+            if d > worst.0 {
+                worst = (d, a, b, f);
+            }
+        }
+    }
+    worst
 }
 
 /// The random draws the property and robustness tests make, from a seeded generator so a
