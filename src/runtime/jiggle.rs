@@ -8,7 +8,7 @@
 //! solver or the goals. A body is simulated as a point mass at its centre swinging on a
 //! rigid rod from its joint: the joint follows the parent, the mass lags behind.
 
-use crate::runtime::creature::{BodyId, Cap, Creature};
+use crate::runtime::creature::{Body, BodyId, Cap, Creature};
 use crate::runtime::math::{renormalize, segment_closest, segment_distance};
 use crate::runtime::pose::BodyPose;
 use crate::runtime::shared::{PerCreature, with_workspace};
@@ -309,9 +309,7 @@ impl JiggleRig {
                     frequency: 0.0,
                     hangs_from_root: creature.is_spine(p)
                         && !creature.is_spine(b)
-                        && [Cap::Limb, Cap::Grasper, Cap::Foot]
-                            .iter()
-                            .any(|c| body.has_cap(c)),
+                        && swings_free(body),
                     reach_below: (rest_arm.length() + half_axis.length() + radius) * (1.0 + 1e-4),
                     rest_rotation,
                     pivot_from_parent: Vec3A::from(creature.pivot(b) - creature.body(p).position),
@@ -603,6 +601,15 @@ impl Jiggles {
     }
 }
 
+/// Whether a limb starting with `top` (its body on the spine) swings free when it has no
+/// goal: an arm, a leg or a grasper on the trunk hangs as at rest relative to the root, and
+/// the IK's arms keep out of it there. A tail, an ear or an eye follows its spine body.
+pub(crate) fn swings_free(top: &Body) -> bool {
+    [Cap::Limb, Cap::Grasper, Cap::Foot]
+        .iter()
+        .any(|c| top.has_cap(c))
+}
+
 /// Each simulated body's solids (see [`Solid`]) and its range of them: the trunk bodies a
 /// free limb keeps out of. Not other limbs: a clip brings those together on purpose (hands
 /// clapping, a claw at a mouth), and keeping them apart made them jitter.
@@ -628,18 +635,12 @@ fn solids_of(creature: &Creature, mut bodies: Vec<JiggleBody>) -> (Vec<JiggleBod
         // Only limbs (an arm, a leg, a grasper on the trunk) and what hangs from them: the
         // free parts that swing far enough to reach the trunk. A tail, an ear or an eye
         // near its own spine body would only cost the test.
-        let chain: Vec<BodyId> = std::iter::successors(Some(b), |&x| parent(x))
-            .take_while(|&x| !creature.is_spine(x))
-            .collect();
-        let limb = chain.last().is_some_and(|&top| {
-            [Cap::Limb, Cap::Grasper, Cap::Foot]
-                .iter()
-                .any(|c| creature.body(top).has_cap(c))
-        });
+        let top = creature.limb_top(b);
+        let limb = top.is_some_and(|top| swings_free(creature.body(top)));
         if rb > 0.0 && jb.arm_length > 1e-6 && limb {
             // The spine body the limb hangs from holds its joint: a limb is near it
             // throughout, and swinging away from it would push it into the next one.
-            let attachment = chain.last().and_then(|&top| parent(top));
+            let attachment = top.and_then(parent);
             let solid =
                 |c: BodyId| creature.is_spine(c) && Some(c) != attachment && !creature.joined(b, c);
             for c in (0..n).filter(|&c| solid(c)) {

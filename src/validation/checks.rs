@@ -228,14 +228,7 @@ impl Overlaps {
 
 /// The first body of the limb `body` is on: where the limb leaves the spine.
 pub(super) fn limb_root(creature: &Creature, body: BodyId) -> BodyId {
-    let mut root = body;
-    while let Some(p) = creature.parent(root) {
-        if creature.is_spine(p) {
-            break;
-        }
-        root = p;
-    }
-    root
+    creature.limb_top(body).unwrap_or(body)
 }
 
 /// Pairs of bodies a clip means to touch: a channel that moves a body relative to another

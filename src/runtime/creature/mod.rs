@@ -233,6 +233,14 @@ impl Creature {
             || grandparent(b) == Some(a)
     }
 
+    /// The first body of the limb `id` belongs to: the one whose parent is on the spine.
+    /// `None` for the spine's own bodies.
+    pub fn limb_top(&self, id: BodyId) -> Option<BodyId> {
+        std::iter::successors(Some(id), |&x| self.parent(x))
+            .take_while(|&x| !self.is_spine(x))
+            .last()
+    }
+
     pub fn children(&self, id: BodyId) -> &[BodyId] {
         &self.derived.children[id]
     }

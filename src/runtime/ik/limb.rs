@@ -9,6 +9,7 @@ use super::rebuild::{self, AxisLanes, GoalLanes, Rebuild};
 use super::setup::NONE;
 use super::tuning::{LimbTuning, shares};
 use crate::runtime::creature::Cap;
+use crate::runtime::jiggle::swings_free;
 use crate::runtime::math::{segment_closest, segment_distance};
 use crate::runtime::pose::BodyPose;
 use glam::{Quat, Vec3A};
@@ -488,25 +489,14 @@ impl LimbPlan {
 /// topped by a limb, grasper or foot (the parts the jiggles hang from the root).
 fn solids(topo: &Topology) -> Vec<usize> {
     let (creature, rig) = (topo.creature, topo.rig);
-    // The body a part's chain leaves the spine from; `None` for the spine's own.
-    let top_of = |b: usize| {
-        std::iter::successors(Some(b), |&x| rig.parent_of(x))
-            .take_while(|&x| !rig.spine[x])
-            .last()
-    };
-    let free = |top: usize| {
-        !topo.has_ik[top]
-            && [Cap::Limb, Cap::Grasper, Cap::Foot]
-                .iter()
-                .any(|c| creature.body(top).has_cap(c))
-    };
+    let free = |top: usize| !topo.has_ik[top] && swings_free(creature.body(top));
     let mut solids: Vec<usize> = (0..rig.len()).filter(|&s| rig.spine[s]).collect();
     solids.extend(
         creature
             .order()
             .iter()
             .copied()
-            .filter(|&b| top_of(b).is_some_and(free)),
+            .filter(|&b| creature.limb_top(b).is_some_and(free)),
     );
     solids
 }
@@ -890,9 +880,7 @@ impl Builder<'_, '_> {
             return Some(i as u16);
         }
         // A free limb's body: where its limb leaves the spine.
-        let top = std::iter::successors(Some(s), |&x| rig.parent_of(x))
-            .take_while(|&x| !rig.spine[x])
-            .last();
+        let top = self.topo.creature.limb_top(s);
         let mut anchor = match top {
             Some(top) => rig.parent_of(top)?,
             None => s,
