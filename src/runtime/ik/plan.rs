@@ -10,13 +10,16 @@ use super::spine::SpinePlan;
 use super::tuning::IkTuning;
 use crate::runtime::creature::Creature;
 use crate::runtime::eval::Goals;
-use glam::{Quat, Vec3A};
+use glam::{Quat, Vec3A, Vec4};
 
 /// Bits per body in a goal mask: position goal, rotation goal.
 const BITS: usize = 2;
 
 /// Writes the goal mask of `goals` into `key` (reusing its storage). The root is left out:
 /// its goals move it but never change the plan.
+///
+/// Every solve starts here, so four bodies' weights are compared at once and their bits
+/// spread into the mask's two-per-body layout through [`SPREAD`].
 pub(super) fn goal_key(rig: &Rig, goals: &Goals, key: &mut Vec<u64>) {
     let n = rig.len().min(goals.len());
     key.clear();
@@ -27,7 +30,14 @@ pub(super) fn goal_key(rig: &Rig, goals: &Goals, key: &mut Vec<u64>) {
         .chunks(PER_WORD)
         .zip(rotation[..n].chunks(PER_WORD));
     for (word, (position, rotation)) in key.iter_mut().zip(words) {
-        for (i, (&p, &r)) in position.iter().zip(rotation).enumerate() {
+        let quads = position.chunks_exact(4).zip(rotation.chunks_exact(4));
+        for (k, (p, r)) in quads.enumerate() {
+            let has = |w: &[f32]| Vec4::from_slice(w).cmpgt(Vec4::ZERO).bitmask() as usize;
+            let bits = SPREAD[has(p)] | SPREAD[has(r)] << 1;
+            *word |= u64::from(bits) << (k * 4 * BITS);
+        }
+        let done = position.len() / 4 * 4;
+        for (i, (&p, &r)) in position.iter().zip(rotation).enumerate().skip(done) {
             *word |= (u64::from(p > 0.0) | u64::from(r > 0.0) << 1) << (i * BITS);
         }
     }
@@ -36,6 +46,21 @@ pub(super) fn goal_key(rig: &Rig, goals: &Goals, key: &mut Vec<u64>) {
         *word &= !(0b11 << (root % 64));
     }
 }
+
+/// Four bodies' one-bit flags spread to every other bit: bit `i` to bit `2i`.
+const SPREAD: [u8; 16] = {
+    let mut table = [0u8; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut i = 0;
+        while i < 4 {
+            table[m] |= (((m >> i) & 1) << (BITS * i)) as u8;
+            i += 1;
+        }
+        m += 1;
+    }
+    table
+};
 
 fn key_bit(key: &[u64], b: usize, bit: usize) -> bool {
     let at = b * BITS + bit;
@@ -213,6 +238,58 @@ impl Plan {
             limbs,
             followers,
             delegated,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::ik::IkTuning;
+    use glam::Vec3;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The four-at-a-time mask sets the bits one body at a time would: position goal at bit
+    /// `2b`, rotation goal at `2b + 1`, the root's left clear, whatever the body count.
+    #[test]
+    fn the_goal_key_has_one_bit_per_goal() {
+        let tuning = IkTuning::default();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut key = Vec::new();
+        for creature in crate::samples::creatures().unwrap() {
+            let rig = Rig::new(&creature, &tuning);
+            for _ in 0..50 {
+                let mut goals = Goals::new(creature.len());
+                let share = rng.random_range(0.0..1.0);
+                for b in 0..creature.len() {
+                    if rng.random_bool(share) {
+                        goals.set_position(b, Vec3::ONE, rng.random_range(0.01..1.0));
+                    }
+                    if rng.random_bool(share) {
+                        goals.set_rotation(b, Quat::IDENTITY, rng.random_range(0.01..1.0));
+                    }
+                }
+                goal_key(&rig, &goals, &mut key);
+                for b in 0..creature.len() {
+                    let root = b == rig.root as usize;
+                    let expected = [
+                        !root && goals.position(b).is_some(),
+                        !root && goals.rotation(b).is_some(),
+                    ];
+                    assert_eq!(
+                        [key_bit(&key, b, 0), key_bit(&key, b, 1)],
+                        expected,
+                        "{} body {b}",
+                        creature.name()
+                    );
+                }
+                assert_eq!(key.len(), (creature.len() * BITS).div_ceil(64));
+                let used = creature.len() * BITS;
+                if !used.is_multiple_of(64) {
+                    assert_eq!(key[key.len() - 1] >> (used % 64), 0, "bits past the bodies");
+                }
+            }
         }
     }
 }
