@@ -23,7 +23,6 @@ pub(super) struct Scratch {
     pub frames: Vec<Quat>,
     /// Per spine particle, the rotation its spline segments end with (see `spine_poses`).
     pub curve_rotation: Vec<Quat>,
-    pub frame_tangents: Vec<Vec3A>,
     /// Per body, the joint the spine pass placed it at: the bone aim reads them back
     /// instead of working them out of the posed centres again.
     pub joint: Vec<Vec3A>,
@@ -384,7 +383,6 @@ fn segment_poses(
         p1: p[seg.b as usize],
     };
     scratch.frames.clear();
-    scratch.frame_tangents.clear();
     let mut frame = qa;
     let mut tangent = h.v0;
     for body in &rec.interior {
@@ -392,28 +390,27 @@ fn segment_poses(
         frame = arc(tangent, next) * frame;
         tangent = next;
         scratch.frames.push(frame);
-        scratch.frame_tangents.push(next);
     }
+    // Seen from the transported frame the curve's tangent is always `rec.axis` (each step
+    // turns the frame by the arc between tangents), so the twist left at the end, and its
+    // share at each body, are worked out there: no tangent to normalize per body.
     let end_frame = arc(tangent, h.v1) * frame;
     let expected = qb * rec.end_in_frame.conjugate();
-    let axis = h.v1.normalize_or_zero();
-    let mut twist = twist_about(expected * end_frame.conjugate(), axis);
+    let mut twist = twist_about(end_frame.conjugate() * expected, rec.axis);
     if twist.w < 0.0 {
         twist = -twist;
     }
-    let sin_half = Vec3A::new(twist.x, twist.y, twist.z).dot(axis);
+    let sin_half = Vec3A::new(twist.x, twist.y, twist.z).dot(rec.axis);
     let carried = seg
         .carried_first
         .map(|(a, offset)| p[seg.a as usize] + out[a as usize].rotation * offset);
     for (k, body) in rec.interior.iter().enumerate() {
-        // A fraction t of the end twist about this body's own tangent (normalized lerp
-        // of the half-angle: exact at the ends, close enough between).
+        // A fraction t of the end twist about the tangent (normalized lerp of the
+        // half-angle: exact at the ends, close enough between).
         let t = body.t;
-        let dir = scratch.frame_tangents[k].normalize_or_zero();
-        let part = dir * (t * sin_half);
+        let part = rec.axis * (t * sin_half);
         let q = Quat::from_xyzw(part.x, part.y, part.z, 1.0 - t + t * twist.w);
-        let q = q.try_normalize_quat();
-        let frame = q * scratch.frames[k];
+        let frame = scratch.frames[k] * q.try_normalize_quat();
         let joint = match carried {
             Some(at) if k == 0 => at,
             _ => h.eval(&body.basis) + frame * body.pivot_in_frame,

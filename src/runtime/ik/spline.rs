@@ -159,6 +159,9 @@ pub(super) struct SegmentRecord {
     pub a1_local: Vec3A,
     pub v1_local: Vec3A,
     pub rest_chord: f32,
+    /// The curve's start tangent in its start body's frame, at unit length: the
+    /// direction in the transported frame that stays along the curve's tangent.
+    pub axis: Vec3A,
     pub interior: Vec<InteriorBody>,
     /// The end body's rest rotation relative to the frame transported to `t = 1`; the
     /// mismatch with the posed end body is the twist spread along the segment.
@@ -218,6 +221,7 @@ pub(super) fn record_segment(
         a1_local: inv1 * h.a1,
         v1_local: inv1 * h.v1,
         rest_chord: p0.distance(p1),
+        axis: (inv0 * h.v0).normalize_or_zero(),
         interior,
         end_in_frame: (end_frame.conjugate() * end_rotation).normalize(),
     }
