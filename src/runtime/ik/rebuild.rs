@@ -5,8 +5,9 @@
 //! Most of them are rebuilt the same way: a bone with one IK child and no rotation goal
 //! turns by the least arc onto its child ([`BodyKind::Axis`]), and an end body with a
 //! position goal takes the rotation that carried its goal ([`BodyKind::Goal`]). Those are
-//! taken four alike at once in SIMD lanes (`lanes.rs`), the rest one by one, depth by
-//! depth, so a parent is always rebuilt before its children. Each lane repeats the
+//! taken four alike at once in SIMD lanes (`lanes.rs`), the rest one by one. A Goal body
+//! reads nothing of its parent, so all of them go first, whatever their depth; the others
+//! go depth by depth, each after the parent whose delta it turns. Each lane repeats the
 //! single-body arithmetic in its order, so the poses are the same to the bit (to rounding
 //! in a build where glam fuses multiplies and adds, which the lanes do not).
 //!
@@ -91,6 +92,21 @@ pub(super) fn schedule(plan: &mut LimbPlan, rig: &Rig) {
     }
     let deepest = depth.iter().copied().max().unwrap_or(0);
     let (mut rebuild, mut axis_lanes, mut goal_lanes) = (Vec::new(), Vec::new(), Vec::new());
+    // A Goal body reads nothing of its parent (its rotation is its goal's, its joint its
+    // particle), so every one goes first, four at a time whatever their depths: the
+    // biped's hands and feet in one group rather than two half-empty ones. Their children
+    // then find their deltas written.
+    let goal_bodies: Vec<usize> = (0..bodies.len())
+        .filter(|&i| class(&bodies[i]) == Class::Goal)
+        .collect();
+    for group in goal_bodies.chunks(4) {
+        if group.len() < MIN_LANES {
+            rebuild.extend(group.iter().map(|&i| Rebuild::One(i as u16)));
+            continue;
+        }
+        rebuild.push(Rebuild::Goals(goal_lanes.len() as u16));
+        goal_lanes.push(goal_group(bodies, group, rig));
+    }
     for d in 0..=deepest {
         let at = |c: Class| -> Vec<usize> {
             (0..bodies.len())
@@ -104,14 +120,6 @@ pub(super) fn schedule(plan: &mut LimbPlan, rig: &Rig) {
             }
             rebuild.push(Rebuild::Axes(axis_lanes.len() as u16));
             axis_lanes.push(axis_group(bodies, group, rig));
-        }
-        for group in at(Class::Goal).chunks(4) {
-            if group.len() < MIN_LANES {
-                rebuild.extend(group.iter().map(|&i| Rebuild::One(i as u16)));
-                continue;
-            }
-            rebuild.push(Rebuild::Goals(goal_lanes.len() as u16));
-            goal_lanes.push(goal_group(bodies, group, rig));
         }
         rebuild.extend(at(Class::Alone).into_iter().map(|i| Rebuild::One(i as u16)));
     }
@@ -366,8 +374,10 @@ mod tests {
     }
 
     /// On every sample creature with its graspers and feet sent somewhere: each limb body
-    /// is rebuilt exactly once, after its parent and never in one group with it; groups
-    /// hold only bodies of their kind; and most creatures take some bodies four at a time.
+    /// is rebuilt exactly once, and never in one group with its parent; each body that
+    /// reads its parent's delta (all but the Goal bodies, whose pose is their goal's) comes
+    /// after it; groups hold only bodies of their kind; and most creatures take some
+    /// bodies four at a time.
     #[test]
     fn the_schedule_rebuilds_each_body_once_after_its_parent() {
         let mut grouped = 0;
@@ -375,12 +385,18 @@ mod tests {
             let (rig, plan) = plan_sending(&creature, &[Cap::Grasper, Cap::Foot], true);
             let plan = &plan.limbs;
             let name = creature.name();
+            let reads_parent = |b: u32| {
+                plan.bodies
+                    .iter()
+                    .find(|lb| lb.body == b)
+                    .is_some_and(|lb| class(lb) != Class::Goal)
+            };
             let mut posed = vec![false; creature.len()];
             for step in steps(plan) {
                 for &b in &step {
                     let parent = rig.parent[b as usize] as usize;
                     assert!(
-                        rig.spine[parent] || posed[parent],
+                        rig.spine[parent] || posed[parent] || !reads_parent(b),
                         "{name}: {b} before its parent"
                     );
                     assert!(
