@@ -246,6 +246,8 @@ pub(super) struct Obstacle {
     /// the root, `hang` (its centre from that joint, rest-pose space) and `half_axis`
     /// turned by the root's delta, as the jiggles animate it.
     pub hang: Option<Vec3A>,
+    /// One over `half_axis`'s squared length (0 for a sphere): fixed by the rest pose.
+    pub inv_axis_sq: f32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -895,14 +897,17 @@ impl Builder<'_, '_> {
             return None;
         }
         let half = self.topo.creature.body(s).rounded().0;
+        let half_axis = rig.rotation[s] * Vec3A::from(half);
+        let len_sq = half_axis.length_squared();
         // Without the jiggles a free limb follows its spine body rigidly, as the trunk does.
         let hang_from = top.filter(|_| self.topo.tuning.jiggle.enabled);
         self.plan.obstacles.push(Obstacle {
             body: s as u32,
             anchor: anchor as u32,
             offset: hang_from.map_or(rig.centre[s], |top| rig.pivot[top]) - rig.centre[anchor],
-            half_axis: rig.rotation[s] * Vec3A::from(half),
+            half_axis,
             hang: hang_from.map(|top| rig.centre[s] - rig.pivot[top]),
+            inv_axis_sq: if len_sq > 1e-20 { 1.0 / len_sq } else { 0.0 },
         });
         Some((self.plan.obstacles.len() - 1) as u16)
     }
@@ -1155,21 +1160,23 @@ fn pose_obstacles(
 ) {
     obstacles.clear();
     let (trunk, hanging) = plan.obstacles.split_at(plan.first_hanging as usize);
-    let inv_sq = |o: &Obstacle| {
-        let len_sq = o.half_axis.length_squared();
-        if len_sq > 1e-20 { 1.0 / len_sq } else { 0.0 }
-    };
     obstacles.extend(trunk.iter().map(|o| {
         let turn = delta[o.anchor as usize];
-        let centre = Vec3A::from(pose[o.anchor as usize].position) + turn * o.offset;
-        (centre, turn * o.half_axis, inv_sq(o))
+        let at = Vec3A::from(pose[o.anchor as usize].position);
+        // A trunk body the spine phase places is its own anchor: nothing to turn.
+        let centre = if o.offset == Vec3A::ZERO {
+            at
+        } else {
+            at + turn * o.offset
+        };
+        (centre, turn * o.half_axis, o.inv_axis_sq)
     }));
     let root = delta[plan.root as usize];
     obstacles.extend(hanging.iter().map(|o| {
         let joint =
             Vec3A::from(pose[o.anchor as usize].position) + delta[o.anchor as usize] * o.offset;
         let centre = joint + root * o.hang.unwrap_or(Vec3A::ZERO);
-        (centre, root * o.half_axis, inv_sq(o))
+        (centre, root * o.half_axis, o.inv_axis_sq)
     }));
 }
 
@@ -1200,7 +1207,12 @@ fn deflect_pins(
         let (group, after) = rest.split_at(rest.iter().take_while(|k| k.pin == first.pin).count());
         rest = after;
         let goal = pins[pin];
-        if !push_out(plan, group, goals, delta, obstacles, &mut pins[pin]) {
+        // Most hands are far from every trunk body: one look at each settles it.
+        let t = first.target as usize;
+        let hand = goal + (goals.centre[t] - goals.joint[t]);
+        if group.iter().all(|k| beyond(k, obstacles, hand))
+            || !push_out(plan, group, goals, delta, obstacles, &mut pins[pin])
+        {
             continue;
         }
         let (anchor, reach) = plan.reach[pin];
@@ -1264,16 +1276,12 @@ fn overlap(
     obstacles: &[(Vec3A, Vec3A, f32)],
     pin: Vec3A,
 ) -> Option<(Vec3A, f32)> {
-    let (centre, half_axis, inv_axis_sq) = obstacles[k.obstacle as usize];
     let t = k.target as usize;
     let hand = pin + (goals.centre[t] - goals.joint[t]);
-    // The hand's centre against the body's axis: most hands are far from most bodies.
-    if far_apart(hand, centre, k.far_sq) {
+    if beyond(k, obstacles, hand) {
         return None;
     }
-    if from_axis(hand, centre, half_axis, inv_axis_sq).length_squared() >= k.bound * k.bound {
-        return None;
-    }
+    let (centre, half_axis, _) = obstacles[k.obstacle as usize];
     let hand_axis = goals.rotation_used[t] * k.half_axis;
     let (s, u) = segment_closest(
         (hand - hand_axis).into(),
@@ -1287,6 +1295,16 @@ fn overlap(
         return None;
     }
     Some((gap, dist_sq.sqrt()))
+}
+
+/// Whether a hand centred at `hand` is too far from the body of `k` to touch it: its
+/// centre against the body's centre, then against its axis. Most hands are far from most
+/// bodies.
+#[inline(always)]
+fn beyond(k: &PinKeepOut, obstacles: &[(Vec3A, Vec3A, f32)], hand: Vec3A) -> bool {
+    let (centre, half_axis, inv_axis_sq) = obstacles[k.obstacle as usize];
+    far_apart(hand, centre, k.far_sq)
+        || from_axis(hand, centre, half_axis, inv_axis_sq).length_squared() >= k.bound * k.bound
 }
 
 /// One push of a pin out of each body of `group` it sinks into; whether any was needed.
