@@ -8,7 +8,7 @@
 //! number the single-body code gives (`tests` check it bit for bit; a build where glam
 //! fuses multiplies and adds, `target-feature=+fma`, differs by rounding).
 
-use glam::{BVec4A, Quat, Vec3A, Vec4};
+use glam::{BVec4A, Mat4, Quat, Vec3A, Vec4};
 use std::ops::{Add, Mul, Sub};
 
 /// Four 3D vectors.
@@ -29,19 +29,28 @@ pub(super) struct Q {
 }
 
 impl V3 {
+    /// The four vectors' coordinates side by side: a 4×4 transpose (glam's, eight
+    /// shuffles with SIMD) rather than twelve lanes picked one at a time.
     #[inline(always)]
     pub fn gather(v: [Vec3A; 4]) -> V3 {
+        let m = Mat4::from_cols(
+            v[0].extend(0.0),
+            v[1].extend(0.0),
+            v[2].extend(0.0),
+            v[3].extend(0.0),
+        )
+        .transpose();
         V3 {
-            x: Vec4::new(v[0].x, v[1].x, v[2].x, v[3].x),
-            y: Vec4::new(v[0].y, v[1].y, v[2].y, v[3].y),
-            z: Vec4::new(v[0].z, v[1].z, v[2].z, v[3].z),
+            x: m.x_axis,
+            y: m.y_axis,
+            z: m.z_axis,
         }
     }
 
     #[inline(always)]
     pub fn lanes(self) -> [Vec3A; 4] {
-        let (x, y, z) = (self.x.to_array(), self.y.to_array(), self.z.to_array());
-        std::array::from_fn(|i| Vec3A::new(x[i], y[i], z[i]))
+        let m = Mat4::from_cols(self.x, self.y, self.z, Vec4::ZERO).transpose();
+        [m.x_axis, m.y_axis, m.z_axis, m.w_axis].map(Vec3A::from_vec4)
     }
 
     /// `Vec3A::dot`: `(x·x + y·y) + z·z`.
@@ -109,25 +118,22 @@ impl Sub for V3 {
 }
 
 impl Q {
+    /// As [`V3::gather`].
     #[inline(always)]
     pub fn gather(q: [Quat; 4]) -> Q {
+        let m = Mat4::from_cols(q[0].into(), q[1].into(), q[2].into(), q[3].into()).transpose();
         Q {
-            x: Vec4::new(q[0].x, q[1].x, q[2].x, q[3].x),
-            y: Vec4::new(q[0].y, q[1].y, q[2].y, q[3].y),
-            z: Vec4::new(q[0].z, q[1].z, q[2].z, q[3].z),
-            w: Vec4::new(q[0].w, q[1].w, q[2].w, q[3].w),
+            x: m.x_axis,
+            y: m.y_axis,
+            z: m.z_axis,
+            w: m.w_axis,
         }
     }
 
     #[inline(always)]
     pub fn lanes(self) -> [Quat; 4] {
-        let (x, y, z, w) = (
-            self.x.to_array(),
-            self.y.to_array(),
-            self.z.to_array(),
-            self.w.to_array(),
-        );
-        std::array::from_fn(|i| Quat::from_xyzw(x[i], y[i], z[i], w[i]))
+        let m = Mat4::from_cols(self.x, self.y, self.z, self.w).transpose();
+        [m.x_axis, m.y_axis, m.z_axis, m.w_axis].map(Quat::from_vec4)
     }
 
     /// `Quat::length_squared`: `(x·x + z·z) + (y·y + w·w)`.
