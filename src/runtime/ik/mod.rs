@@ -320,7 +320,10 @@ impl IkSolver {
     }
 
     fn plan_for_key(&mut self, creature: &Creature, key: &[u64]) -> usize {
-        if self.plans.get(self.current).is_some_and(|p| p.key == key) {
+        // A word or two compared in line: `==` on slices calls `memcmp`, which costs
+        // more than the comparison on every solve.
+        let same = |a: &[u64]| a.len() == key.len() && a.iter().zip(key).all(|(x, y)| x == y);
+        if self.plans.get(self.current).is_some_and(|p| same(&p.key)) {
             return self.current;
         }
         if let Some(i) = self.plans.iter().position(|p| p.key == key) {

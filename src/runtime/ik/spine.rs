@@ -59,6 +59,8 @@ pub(super) struct FkStep {
     pub parent: u32,
     /// The body turns by its rotation goal; otherwise with its parent.
     pub rotation_goal: bool,
+    /// Its rest pivot seen from its parent's, in rest-pose space.
+    pub bone: Vec3A,
 }
 
 /// The spine posed forward-kinematically by its rotation goals: where the spine particles
@@ -83,7 +85,7 @@ impl SpineFk {
         self.delta[r] = root.delta;
         for s in &plan.fk {
             let (b, p) = (s.body as usize, s.parent as usize);
-            self.joint[b] = self.joint[p] + self.delta[p] * (rig.pivot[b] - rig.pivot[p]);
+            self.joint[b] = self.joint[p] + self.delta[p] * s.bone;
             self.delta[b] = if s.rotation_goal {
                 goals.rotation_used[b] * rig.inv_rotation[b]
             } else {
@@ -381,6 +383,7 @@ impl SpinePlan {
                 body: b as u32,
                 parent: rig.parent[b],
                 rotation_goal: topo.rotation_target[b],
+                bone: rig.pivot[b] - rig.pivot[rig.parent[b] as usize],
             })
             .collect();
         plan.rigid = plan.fk.iter().all(|f| !has_goal(f.body as usize));
