@@ -396,11 +396,15 @@ fn segment_poses(
     // share at each body, are worked out there: no tangent to normalize per body.
     let end_frame = arc(tangent, h.v1) * frame;
     let expected = qb * rec.end_in_frame.conjugate();
-    let mut twist = twist_about(end_frame.conjugate() * expected, rec.axis);
-    if twist.w < 0.0 {
-        twist = -twist;
+    // The twist part of the mismatch (swing-twist) as its sine and cosine of the half
+    // angle, both times the same length `len`: each body's share below is normalized
+    // anyway, so the twist needs no division of its own.
+    let miss = end_frame.conjugate() * expected;
+    let (mut sin_half, mut cos_half) = (Vec3A::new(miss.x, miss.y, miss.z).dot(rec.axis), miss.w);
+    if cos_half < 0.0 {
+        (sin_half, cos_half) = (-sin_half, -cos_half);
     }
-    let sin_half = Vec3A::new(twist.x, twist.y, twist.z).dot(rec.axis);
+    let len = (sin_half * sin_half + cos_half * cos_half).sqrt();
     let carried = seg
         .carried_first
         .map(|(a, offset)| p[seg.a as usize] + out[a as usize].rotation * offset);
@@ -409,7 +413,7 @@ fn segment_poses(
         // half-angle: exact at the ends, close enough between).
         let t = body.t;
         let part = rec.axis * (t * sin_half);
-        let q = Quat::from_xyzw(part.x, part.y, part.z, 1.0 - t + t * twist.w);
+        let q = Quat::from_xyzw(part.x, part.y, part.z, (1.0 - t) * len + t * cos_half);
         let frame = scratch.frames[k] * q.try_normalize_quat();
         let joint = match carried {
             Some(at) if k == 0 => at,
