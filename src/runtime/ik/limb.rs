@@ -12,7 +12,7 @@ use crate::runtime::creature::Cap;
 use crate::runtime::jiggle::swings_free;
 use crate::runtime::math::{segment_closest, segment_distance};
 use crate::runtime::pose::BodyPose;
-use glam::{Mat3A, Quat, Vec3A};
+use glam::{Quat, Vec3A};
 
 /// Marks "no particle".
 pub(super) const NO_PARTICLE: u16 = u16::MAX;
@@ -1050,14 +1050,12 @@ pub(super) fn solve_limbs(
     p.clear();
     for limb in &plan.limbs {
         let s = limb.spine_body as usize;
-        // Every particle of the limb turns by its spine body's delta: as a matrix, once,
-        // each turn is three multiplies instead of a quaternion product.
-        let turn = Mat3A::from_quat(delta[s]);
+        let d = delta[s];
         let at = Vec3A::from(pose[s].position);
         p.extend(
             plan.particles[limb.first as usize..limb.end as usize]
                 .iter()
-                .map(|q| at + turn * q.from_spine),
+                .map(|q| at + d * q.from_spine),
         );
     }
     pins.clear();
@@ -1523,8 +1521,6 @@ fn aim(
     } else {
         1.0
     };
-    // One matrix for the limb's few particles (see `solve_limbs`).
-    let turn = Mat3A::from_quat(turn);
     for x in &mut p[step.first as usize..step.end as usize] {
         let y = turn * (*x - c);
         let along = axis * y.dot(axis);
