@@ -215,13 +215,14 @@ pub(super) fn record_segment(
     }
     let end_frame = (arc(tangent, h.v1) * frame).normalize();
     let (inv0, inv1) = (start_rotation.conjugate(), end_rotation.conjugate());
+    let v0_local = inv0 * h.v0;
     SegmentRecord {
-        v0_local: inv0 * h.v0,
+        v0_local,
         a0_local: inv0 * h.a0,
         a1_local: inv1 * h.a1,
         v1_local: inv1 * h.v1,
         rest_chord: p0.distance(p1),
-        axis: (inv0 * h.v0).normalize_or_zero(),
+        axis: v0_local.normalize_or_zero(),
         interior,
         end_in_frame: (end_frame.conjugate() * end_rotation).normalize(),
     }
