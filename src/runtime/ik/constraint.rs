@@ -76,12 +76,46 @@ pub(super) struct Settle {
     pub reach: f32,
 }
 
+/// A free particle held by three fixed-length bones whose far ends never move in the phase:
+/// the knee of a forked leg between its hip and its two planted feet. The two feet's bones
+/// keep the knee on a circle about the line through the feet, and the hip's bone picks the
+/// point: one exact step where plain passes crept along the circle for 64 passes and more
+/// (the knee is pinned from three sides, nearly in one plane), stopping short and letting a
+/// planted foot slip by their cap.
+///
+/// Of the circle's two points at the hip bone's length, mirror images across the plane of
+/// the hip and the feet, `side` picks one for good, so a knee never flips from one frame to
+/// the next. Near full extension the two points close in on the plane as the square root
+/// of the hip's dip: the hip's bone first gives up to a third of `soft` (see [`ease_in`]), so
+/// the knee leaves the plane in proportion to the dip instead. A knee a hair off the plane
+/// at rest (a sample forked leg's, by 0.4 mm) would sit where that easing puts it, not at
+/// rest: `bias` turns the knee about the feet's line by the difference, found from the rest
+/// pose, so rest goals still give the rest pose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Tripod {
+    pub q: u16,
+    /// The joint on the hip's side, then the two feet.
+    pub a: u16,
+    pub b: u16,
+    pub c: u16,
+    pub len_a: f32,
+    pub len_b: f32,
+    pub len_c: f32,
+    /// The soft zone of the bone to `a`.
+    pub soft: f32,
+    /// +1 or -1: the knee leaves the plane along `side * (c - b) x (a - circle centre)`.
+    pub side: f32,
+    /// Cosine and sine of the turn added to the knee's angle about the feet's line.
+    pub bias: (f32, f32),
+}
+
 /// One step of a pass.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Op {
     Length(Constraint),
     Hinge(Hinge),
     Settle(Settle),
+    Tripod(Tripod),
 }
 
 /// Which free particles [`compile`] turns into hinges.
@@ -91,7 +125,8 @@ pub(super) enum Hinges<'a> {
     /// would make a soft spine exact).
     Anchored,
     /// Also chains of particles with exactly two fixed-length constraints each (limbs,
-    /// whose bones are exact anyway) — those the slice marks as bent at rest. A joint
+    /// whose bones are exact anyway) — those the slice marks as bent at rest — and
+    /// [`Tripod`]s (sides and biases left for the caller to choose from the rest pose). A joint
     /// nearly straight at rest has a circle whose side is decided by a sliver of offset,
     /// which can flip from one frame to the next; plain constraints move it smoothly.
     Chained(&'a [bool]),
@@ -198,6 +233,42 @@ pub(super) fn compile(
             candidate[q] = false;
         }
     }
+    // A free particle whose three bones all end on still particles, one rootward (the
+    // particle is its `b`) and two leafward: limbs only, as for chained hinges.
+    let tripod_of: Vec<Option<Tripod>> = (0..still.len() as u16)
+        .map(|q| {
+            if still[q as usize] || matches!(hinges_of, Hinges::Anchored) {
+                return None;
+            }
+            let touching = touching(q);
+            let &[x, y, z] = touching.as_slice() else {
+                return None;
+            };
+            let all_bones = touching
+                .iter()
+                .all(|c| fixed_length(c) && still[other(c, q) as usize]);
+            let mut up = touching.iter().filter(|c| c.b == q);
+            let (Some(up), None) = (up.next(), up.next()) else {
+                return None;
+            };
+            let mut down = [x, y, z].into_iter().filter(|c| c.a == q);
+            let (Some(b), Some(c)) = (down.next(), down.next()) else {
+                return None;
+            };
+            all_bones.then_some(Tripod {
+                q,
+                a: up.a,
+                b: b.b,
+                c: c.b,
+                len_a: up.max_len,
+                len_b: b.max_len,
+                len_c: c.max_len,
+                soft: up.soft,
+                side: 1.0,
+                bias: (1.0, 0.0),
+            })
+        })
+        .collect();
     let mut hinge_of = vec![usize::MAX; still.len()];
     let mut hinges: Vec<Hinge> = Vec::new();
     for q in 0..still.len() as u16 {
@@ -248,8 +319,15 @@ pub(super) fn compile(
     }
     let mut emitted = vec![false; hinges.len()];
     let mut settled = vec![false; still.len()];
+    let mut tripod_emitted = vec![false; still.len()];
     let mut ops = Vec::with_capacity(constraints.len());
     for c in constraints {
+        if let Some(t) = [c.b, c.a].into_iter().find_map(|q| tripod_of[q as usize]) {
+            if !std::mem::replace(&mut tripod_emitted[t.q as usize], true) {
+                ops.push(Op::Tripod(t));
+            }
+            continue;
+        }
         let settles = |s: u16| settle_of[s as usize].is_some_and(|t| t.anchor == other(c, s));
         if settles(c.a) || settles(c.b) {
             continue;
@@ -277,7 +355,7 @@ pub(super) fn compile(
     let all_hinges = !ops.is_empty()
         && ops
             .iter()
-            .all(|op| matches!(op, Op::Hinge(_) | Op::Settle(_)));
+            .all(|op| matches!(op, Op::Hinge(_) | Op::Settle(_) | Op::Tripod(_)));
     Compiled { ops, all_hinges }
 }
 
@@ -304,6 +382,14 @@ pub(super) fn relax(p: &mut [Vec3A], ops: &[Op]) -> Pass {
                 let q = h.q as usize;
                 let (at, met) =
                     hinge_point(p[h.a as usize], p[h.b as usize], h.len_a, h.len_b, p[q]);
+                worst = worst.max(at.distance(p[q]));
+                hinges_met &= met;
+                p[q] = at;
+            }
+            Op::Tripod(t) => {
+                let q = t.q as usize;
+                let (at, met) =
+                    tripod_point([p[t.a as usize], p[t.b as usize], p[t.c as usize]], t, p[q]);
                 worst = worst.max(at.distance(p[q]));
                 hinges_met &= met;
                 p[q] = at;
@@ -386,6 +472,70 @@ fn hinge_point(a: Vec3A, b: Vec3A, len_a: f32, len_b: f32, q: Vec3A) -> (Vec3A, 
         .try_normalize()
         .unwrap_or_else(|| u.any_orthonormal_vector());
     (centre + side * radius, true)
+}
+
+/// The [`Tripod`] step: the point at `len_b` from `b` and `len_c` from `c` (the feet: a
+/// circle about their line), and as near `len_a` from `a` (the hip) as [`ease_in`] lets it,
+/// on `side` of their plane and turned on by `bias`; and whether every length could be met.
+/// Feet that no point meets give the point on their line that fits best, and a hip on
+/// their line leaves the knee's angle about it to `q`, as a hinge does.
+#[inline]
+pub(super) fn tripod_point(at: [Vec3A; 3], t: &Tripod, q: Vec3A) -> (Vec3A, bool) {
+    let [hip, b, c] = at;
+    let d = c - b;
+    let dist = d.length();
+    if !dist.is_finite() || dist <= 1e-12 {
+        return hinge_point(hip, b, t.len_a, t.len_b, q);
+    }
+    if dist >= t.len_b + t.len_c || dist <= (t.len_b - t.len_c).abs() {
+        return (hinge_point(b, c, t.len_b, t.len_c, q).0, false);
+    }
+    let u = d / dist;
+    let along = (dist * dist + t.len_b * t.len_b - t.len_c * t.len_c) / (2.0 * dist);
+    let radius = (t.len_b * t.len_b - along * along).max(0.0).sqrt();
+    let centre = b + u * along;
+    let w = hip - centre;
+    let axial = w.dot(u);
+    let radial = w - u * axial;
+    let rho = radial.length();
+    // (A NaN hip fails the comparison too.)
+    if rho.partial_cmp(&(1e-6 * radius)) != Some(std::cmp::Ordering::Greater) {
+        return hinge_point(b, c, t.len_b, t.len_c, q);
+    }
+    let toward = radial / rho;
+    // From the hip to the circle's point at angle `a` from `toward`, squared: `top² + span
+    // (1 - cos a)`. Worked out from `1 - cos a` (no cancellation near the plane, where an
+    // angle from its cosine would move the knee in steps of a tenth of a millimetre).
+    let span = 2.0 * rho * radius;
+    let top = (axial * axial + (rho - radius) * (rho - radius)).sqrt();
+    let dip = t.len_a - top;
+    // The hip beyond the knee's reach on the circle (`dip < 0`) stretches its bone, met to
+    // rounding at full extension.
+    let (cos, sin, met) = if dip <= 0.0 {
+        (1.0, 0.0, dip >= -1e-6 * t.len_a)
+    } else {
+        let eased = ease_in(dip, t.soft);
+        let versine = eased * (eased + 2.0 * top) / span;
+        let h = versine.min(2.0);
+        (1.0 - h, (h * (2.0 - h)).sqrt(), versine <= 2.0)
+    };
+    let (bc, bs) = t.bias;
+    let (cos, sin) = (cos * bc - sin * bs, sin * bc + cos * bs);
+    let across = u.cross(toward) * t.side;
+    (centre + (toward * cos + across * sin) * radius, met)
+}
+
+/// How much of a shortening `dip` a bone with soft zone `zone` takes up: C1, none of it at
+/// first (slope 0), all of it from `2 zone` on, never less than `dip - 0.3 zone`: the
+/// cubic `dip² / zone - dip³ / 4 zone²` below `2 zone`.
+#[inline]
+pub(super) fn ease_in(dip: f32, zone: f32) -> f32 {
+    if zone <= 0.0 || dip >= 2.0 * zone {
+        dip
+    } else {
+        let x = dip / zone;
+        dip * x * (1.0 - 0.25 * x)
+    }
 }
 
 /// The minimal-twist rotation taking direction `from` to direction `to` (neither needs to
@@ -519,6 +669,172 @@ mod tests {
         let (far, met) = hinge_point(a, Vec3A::new(0.0, -4.0, 0.0), 1.0, 1.0, q);
         assert!(far.distance(Vec3A::new(0.0, -2.0, 0.0)) < 1e-5 && !met);
         assert!(hinge_point(a, a, 1.0, 1.0, a).0.is_finite());
+    }
+
+    /// A forked leg: feet 0.4 apart on the z axis, shins of 0.5 meeting above them at
+    /// rest, a thigh of 0.5 up to the hip.
+    fn forked_leg(dip: f32) -> ([Vec3A; 3], [f32; 3]) {
+        let knee_height = (0.25f32 - 0.04).sqrt();
+        let hip = Vec3A::new(0.0, knee_height + 0.5 - dip, 0.0);
+        let (b, c) = (Vec3A::new(0.0, 0.0, 0.2), Vec3A::new(0.0, 0.0, -0.2));
+        ([hip, b, c], [0.5, 0.5, 0.5])
+    }
+
+    fn tripod_point(
+        at: [Vec3A; 3],
+        len: [f32; 3],
+        soft: f32,
+        side: f32,
+        q: Vec3A,
+    ) -> (Vec3A, bool) {
+        let t = Tripod {
+            q: 1,
+            a: 0,
+            b: 2,
+            c: 3,
+            len_a: len[0],
+            len_b: len[1],
+            len_c: len[2],
+            soft,
+            side,
+            bias: (1.0, 0.0),
+        };
+        super::tripod_point(at, &t, q)
+    }
+
+    #[test]
+    fn a_tripod_meets_all_three_bones_on_its_side() {
+        let zone = 0.01;
+        for dip in [0.0, 0.02, 0.05, 0.2, 0.6] {
+            for side in [1.0, -1.0] {
+                let (at, len) = forked_leg(dip);
+                let (k, met) = tripod_point(at, len, zone, side, Vec3A::new(0.0, 0.3, 0.05));
+                assert!(met, "dip {dip}");
+                for i in 1..3 {
+                    assert!(
+                        (k.distance(at[i]) - len[i]).abs() < 1e-5,
+                        "dip {dip}, foot {i}"
+                    );
+                }
+                assert!(
+                    (k.distance(at[0]) - len[0]).abs() < 1e-5,
+                    "dip {dip}: the hip's bone"
+                );
+                // (c - b) x (hip - centre) is -z x y = +x: `side` picks the sign of x.
+                if dip > 0.0 {
+                    assert!(k.x * side > 0.0, "dip {dip}, side {side}: {k}");
+                } else {
+                    assert!(k.x.abs() < 1e-6, "at rest the knee stays in the plane: {k}");
+                }
+            }
+        }
+        // Whatever the particle's own place, the same still particles give the same knee.
+        let (at, len) = forked_leg(0.1);
+        let k = tripod_point(at, len, zone, 1.0, Vec3A::new(-5.0, 2.0, 1.0)).0;
+        assert_eq!(k, tripod_point(at, len, zone, 1.0, Vec3A::ZERO).0);
+    }
+
+    #[test]
+    fn a_tripod_out_of_reach_meets_the_feet_and_says_so() {
+        let (mut at, len) = forked_leg(0.0);
+        // The hip lifted: the knee stays at the top of its circle, the thigh stretched.
+        at[0].y += 0.1;
+        let (k, met) = tripod_point(at, len, 0.01, 1.0, Vec3A::ZERO);
+        assert!(!met);
+        assert!((k.distance(at[1]) - 0.5).abs() < 1e-5 && k.x.abs() < 1e-6);
+        // Feet too far apart for the shins, the hip on the feet's line, every point the same:
+        // finite, and no claim to have met the lengths that cannot be.
+        let (_, met) = tripod_point(
+            [at[0], Vec3A::new(0.0, 0.0, 1.0), Vec3A::new(0.0, 0.0, -1.0)],
+            len,
+            0.01,
+            1.0,
+            Vec3A::ZERO,
+        );
+        assert!(!met);
+        for at in [[Vec3A::ZERO; 3], [Vec3A::new(0.0, 0.0, 0.1), at[1], at[2]]] {
+            assert!(tripod_point(at, len, 0.01, 1.0, Vec3A::ZERO).0.is_finite());
+        }
+        let nan = [Vec3A::NAN, at[1], at[2]];
+        let _ = tripod_point(nan, len, 0.01, 1.0, Vec3A::ZERO);
+    }
+
+    /// Lowering the hip from full extension swings the knee off the feet's plane. Exact,
+    /// it would leave as the square root of the dip (the first tenth of a millimetre of
+    /// dip swinging it a centimetre); eased in, it leaves in proportion.
+    #[test]
+    fn a_tripod_knee_leaves_its_plane_smoothly_as_the_hip_dips() {
+        let largest_ratio = |zone: f32| {
+            let step = 1e-5f32;
+            let mut prev = tripod_point(forked_leg(0.0).0, [0.5; 3], zone, 1.0, Vec3A::ZERO).0;
+            let mut largest = 0.0f32;
+            for i in 1..=6000 {
+                let (at, len) = forked_leg(i as f32 * step);
+                let k = tripod_point(at, len, zone, 1.0, prev).0;
+                largest = largest.max(k.distance(prev) / step);
+                prev = k;
+            }
+            largest
+        };
+        let eased = largest_ratio(0.01);
+        let exact = largest_ratio(0.0);
+        assert!(
+            eased < 8.0,
+            "the knee moves {eased} times as far as the hip"
+        );
+        assert!(exact > 30.0, "without easing: {exact}");
+    }
+
+    #[test]
+    fn ease_in_is_c1_and_takes_up_all_but_a_third_of_the_zone() {
+        let z = 0.1;
+        let h = 1e-4;
+        let mut prev = 0.0;
+        for i in 0..=300 {
+            let d = i as f32 * 1e-3;
+            let e = ease_in(d, z);
+            assert!(
+                e <= d + 1e-7 && e >= d - 0.3 * z && e >= prev,
+                "at {d}: {e}"
+            );
+            prev = e;
+        }
+        for (d, slope) in [(h, 0.0), (2.0 * z, 1.0), (0.3, 1.0)] {
+            let s = (ease_in(d + h, z) - ease_in(d - h, z)) / (2.0 * h);
+            assert!((s - slope).abs() < 1e-2, "slope at {d}: {s}");
+        }
+        assert_eq!(ease_in(0.05, 0.0), 0.05);
+    }
+
+    /// A knee between a hip and two planted feet, all still, becomes one tripod step
+    /// (none on the spine), and the pass that runs it meets every bone.
+    #[test]
+    fn a_knee_held_from_three_still_joints_compiles_to_a_tripod() {
+        let constraints = [bone(1, 2, 0.5), bone(1, 3, 0.5), bone(0, 1, 0.5)];
+        let still = [true, false, true, true];
+        let bent = [false; 4];
+        let compiled = compile(&constraints, &still, Hinges::Chained(&bent));
+        assert!(compiled.all_hinges);
+        let [Op::Tripod(t)] = compiled.ops[..] else {
+            panic!("{:?}", compiled.ops);
+        };
+        assert_eq!((t.q, t.a, [t.b, t.c]), (1, 0, [2, 3]));
+        let spine = compile(&constraints, &still, Hinges::Anchored);
+        assert!(spine.ops.iter().all(|op| matches!(op, Op::Length(_))));
+        // A free foot leaves the knee to the plain passes.
+        let free_foot = compile(
+            &constraints,
+            &[true, false, true, false],
+            Hinges::Chained(&bent),
+        );
+        assert!(!free_foot.ops.iter().any(|op| matches!(op, Op::Tripod(_))));
+        let (at, _) = forked_leg(0.1);
+        let mut p = vec![at[0], Vec3A::new(0.0, 0.4, 0.0), at[1], at[2]];
+        let pass = relax(&mut p, &compiled.ops);
+        assert!(pass.hinges_met);
+        for (a, b) in [(0, 1), (1, 2), (1, 3)] {
+            assert!((p[a].distance(p[b]) - 0.5).abs() < 1e-5, "bone {a}-{b}");
+        }
     }
 
     fn bone(a: u16, b: u16, len: f32) -> Constraint {

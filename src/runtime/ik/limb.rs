@@ -2,7 +2,9 @@
 //! cross-constraints between sibling IK children, the aim preconditioner and the iteration.
 //! The posed spine is fixed here; reconstruction is in `reconstruct.rs`.
 
-use super::constraint::{Constraint, Hinges, Op, arc, compile, frame_of, relax, soft_correction};
+use super::constraint::{
+    Constraint, Hinges, Op, arc, compile, frame_of, relax, soft_correction, tripod_point,
+};
 use super::goals::FrameGoals;
 use super::plan::Topology;
 use super::rebuild::{self, AxisLanes, GoalLanes, Rebuild};
@@ -58,6 +60,10 @@ const NEWTON_BOW: f32 = 0.05;
 
 /// The least bend at rest (radians) of a joint that a chain of hinges may pass through.
 const HINGE_MIN_BEND: f32 = 0.35;
+
+/// A [`Tripod`](super::constraint::Tripod)'s knee standing off the plane of its hip and feet at rest by more than
+/// this fraction of its leg's length bends that way; nearer the plane, it bends outward.
+const TRIPOD_REST_OFFSET: f32 = 0.005;
 
 /// A limb: the IK sub-tree under one non-spine child of a spine body.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -412,7 +418,8 @@ impl LimbPlan {
             .map(|(q, p)| p.parent == NO_PARTICLE || p.goal_body != NONE || q >= u16::MAX as usize)
             .collect();
         let bent = b.bent_at_rest();
-        let compiled = compile(&b.plan.constraints, &still, Hinges::Chained(&bent));
+        let mut compiled = compile(&b.plan.constraints, &still, Hinges::Chained(&bent));
+        b.orient_tripods(&mut compiled.ops);
         // What restores the bones' lengths after keeping out: only the limbs that keep out.
         let keeps_out: Vec<bool> = {
             let mut limbs = vec![false; b.plan.limbs.len()];
@@ -428,7 +435,9 @@ impl LimbPlan {
             .filter(|c| keeps_out[b.plan.particles[c.b as usize].limb as usize])
             .copied()
             .collect();
-        b.plan.keep_out_ops = compile(&arm_constraints, &still, Hinges::Chained(&bent)).ops;
+        let mut keep_out_ops = compile(&arm_constraints, &still, Hinges::Chained(&bent)).ops;
+        b.orient_tripods(&mut keep_out_ops);
+        b.plan.keep_out_ops = keep_out_ops;
         // Arms only: a leg's joints start the first pass where the aim put them (settling a
         // leg's joints from their rest place made planted legs twitch as the body crouched).
         let settle: Vec<bool> = b
@@ -437,7 +446,7 @@ impl LimbPlan {
             .iter()
             .map(|p| !b.limb_has_foot[p.limb as usize])
             .collect();
-        let first = compile(
+        let mut first = compile(
             &b.plan.constraints,
             &still,
             Hinges::Settled {
@@ -445,6 +454,7 @@ impl LimbPlan {
                 settle: &settle,
             },
         );
+        b.orient_tripods(&mut first.ops);
         if first.ops != compiled.ops {
             b.plan.settled = first
                 .ops
@@ -470,6 +480,7 @@ impl LimbPlan {
                 match op {
                     Op::Hinge(h) => exact[h.q as usize] = true,
                     Op::Settle(s) => exact[s.q as usize] = true,
+                    Op::Tripod(t) => exact[t.q as usize] = true,
                     Op::Length(_) => {}
                 }
             }
@@ -601,6 +612,43 @@ impl Builder<'_, '_> {
                 }
             })
             .collect()
+    }
+
+    /// Chooses each [`Tripod`](super::constraint::Tripod)'s side from the rest pose: the
+    /// side its knee stands off the plane of its hip and feet, when it does by more than
+    /// [`TRIPOD_REST_OFFSET`] of its bones; else away from its spine body's centre (a forked
+    /// leg's knee bends outward, clear of the other legs); else (a leg under the middle)
+    /// either, fixed. Then its bias: the turn from where the step puts the knee at rest to
+    /// where the knee is at rest.
+    fn orient_tripods(&self, ops: &mut [Op]) {
+        let rig = self.topo.rig;
+        let at = |q: u16| rig.pivot[self.plan.particles[q as usize].body as usize];
+        for op in ops {
+            let Op::Tripod(t) = op else { continue };
+            let (hip, b, c, knee) = (at(t.a), at(t.b), at(t.c), at(t.q));
+            let u = (c - b).normalize_or_zero();
+            let radial = (hip - b) - u * (hip - b).dot(u);
+            let across = u.cross(radial).normalize_or_zero();
+            let off = (knee - b).dot(across);
+            let spine = self.plan.limbs[self.plan.particles[t.q as usize].limb as usize].spine_body;
+            let outward = (hip - rig.centre[spine as usize]).dot(across);
+            let limit = TRIPOD_REST_OFFSET * (t.len_a + t.len_b.max(t.len_c));
+            t.side = if off.abs() > limit {
+                off.signum()
+            } else if outward.abs() > limit {
+                outward.signum()
+            } else {
+                1.0
+            };
+            let stepped = tripod_point([hip, b, c], t, knee).0;
+            let centre = b + u * (knee - b).dot(u);
+            let (from, to) = (stepped - centre, knee - centre);
+            let (cos, sin) = (from.dot(to), from.cross(to).dot(u * t.side));
+            let len = (cos * cos + sin * sin).sqrt();
+            if len > 0.0 && len.is_finite() {
+                t.bias = (cos / len, sin / len);
+            }
+        }
     }
 
     fn immovable(&self, q: u16, first: u16) -> bool {

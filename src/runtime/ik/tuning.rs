@@ -85,8 +85,9 @@ pub struct SpineTuning {
 pub struct LimbTuning {
     /// Passes over the limb constraints, leaves inward, after the aim preconditioner, at
     /// most: a pass that finds every constraint within `tolerance` ends the phase early, so
-    /// easy limbs stop after a few. A forked leg with both feet planted converges slowly
-    /// (its knee is pinned from both sides) and needs up to 64 to keep its feet still.
+    /// easy limbs stop after a few, and limbs solved exactly by hinge and tripod steps
+    /// after one. A limb still at the cap when its pass ends leaves a pinned body short of
+    /// its goal.
     pub iterations: u32,
     /// Soft-correction zone as a fraction of each bone's rest length.
     pub soft_zone: f32,
