@@ -442,36 +442,45 @@ fn correct(p: &mut [Vec3A], c: &Constraint) -> f32 {
 #[inline]
 fn hinge_point(a: Vec3A, b: Vec3A, len_a: f32, len_b: f32, q: Vec3A) -> (Vec3A, bool) {
     let d = b - a;
-    let dist = d.length();
-    if !dist.is_finite() || dist <= 1e-12 {
+    let dd = d.length_squared();
+    if !dd.is_finite() || dd <= 1e-24 {
         return (a + (q - a).normalize_or_zero() * len_a, len_a == len_b);
     }
-    let u = d / dist;
     let total = len_a + len_b;
-    if dist >= total {
-        let at = if total > 0.0 {
-            a + d * (len_a / total)
-        } else {
-            a
-        };
-        return (at, dist == total);
-    }
-    if dist <= (len_a - len_b).abs() {
+    let apart = (len_a - len_b).abs();
+    if dd >= total * total || dd <= apart * apart {
+        let dist = dd.sqrt();
+        let u = d / dist;
+        if dist >= total {
+            let at = if total > 0.0 {
+                a + d * (len_a / total)
+            } else {
+                a
+            };
+            return (at, dist == total);
+        }
         let at = if len_a >= len_b {
             a + u * len_a
         } else {
             a - u * len_a
         };
-        return (at, dist == (len_a - len_b).abs());
+        return (at, dist == apart);
     }
-    let along = (dist * dist + len_a * len_a - len_b * len_b) / (2.0 * dist);
-    let radius = (len_a * len_a - along * along).max(0.0).sqrt();
-    let centre = a + u * along;
+    // Squared distances only: the circle's centre and radius need no square root of the
+    // distance between the ends, and the step is on every hinge's chain of waits.
+    let inv_dd = 1.0 / dd;
+    let k = 0.5 * (dd + len_a * len_a - len_b * len_b) * inv_dd;
+    let centre = a + d * k;
+    let radius_sq = (len_a * len_a - k * k * dd).max(0.0);
     let off = q - centre;
-    let side = (off - u * off.dot(u))
-        .try_normalize()
-        .unwrap_or_else(|| u.any_orthonormal_vector());
-    (centre + side * radius, true)
+    let across = off - d * (off.dot(d) * inv_dd);
+    let across_sq = across.length_squared();
+    let side = if across_sq > 1e-30 && across_sq.is_finite() {
+        across * (radius_sq / across_sq).sqrt()
+    } else {
+        (d * inv_dd.sqrt()).any_orthonormal_vector() * radius_sq.sqrt()
+    };
+    (centre + side, true)
 }
 
 /// The [`Tripod`] step: the point at `len_b` from `b` and `len_c` from `c` (the feet: a
