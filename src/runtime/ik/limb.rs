@@ -62,8 +62,15 @@ const NEWTON_BOW: f32 = 0.05;
 const HINGE_MIN_BEND: f32 = 0.35;
 
 /// A [`Tripod`](super::constraint::Tripod)'s knee standing off the plane of its hip and feet at rest by more than
-/// this fraction of its leg's length bends that way; nearer the plane, it bends outward.
+/// this fraction of its leg's length bends that way; nearer the plane, it bends to the
+/// clearer side.
 const TRIPOD_REST_OFFSET: f32 = 0.005;
+
+/// How far (radians) a [`Tripod`](super::constraint::Tripod)'s knee is swung each way to
+/// see which side is clearer, and by how much (a fraction of its leg's length) one side
+/// must be clearer to be chosen for it.
+const TRIPOD_TRIAL_SWING: f32 = 0.5;
+const TRIPOD_CLEARER: f32 = 0.01;
 
 /// A limb: the IK sub-tree under one non-spine child of a spine body.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -616,10 +623,11 @@ impl Builder<'_, '_> {
 
     /// Chooses each [`Tripod`](super::constraint::Tripod)'s side from the rest pose: the
     /// side its knee stands off the plane of its hip and feet, when it does by more than
-    /// [`TRIPOD_REST_OFFSET`] of its bones; else away from its spine body's centre (a forked
-    /// leg's knee bends outward, clear of the other legs); else (a leg under the middle)
-    /// either, fixed. Then its bias: the turn from where the step puts the knee at rest to
-    /// where the knee is at rest.
+    /// [`TRIPOD_REST_OFFSET`] of its bones. Else the side where the knee, swung
+    /// [`TRIPOD_TRIAL_SWING`] out of the plane, keeps clearer of every bone outside its limb
+    /// (a forked leg's knee bends away from the other legs and the trunk); else, when both
+    /// are as clear, away from its spine body's centre; else either, fixed. Then its bias:
+    /// the turn from where the step puts the knee at rest to where the knee is at rest.
     fn orient_tripods(&self, ops: &mut [Op]) {
         let rig = self.topo.rig;
         let at = |q: u16| rig.pivot[self.plan.particles[q as usize].body as usize];
@@ -630,11 +638,33 @@ impl Builder<'_, '_> {
             let radial = (hip - b) - u * (hip - b).dot(u);
             let across = u.cross(radial).normalize_or_zero();
             let off = (knee - b).dot(across);
+            let leg = t.len_a + t.len_b.max(t.len_c);
+            let limit = TRIPOD_REST_OFFSET * leg;
+            let centre = b + u * (knee - b).dot(u);
+            let limb_root = rig.limb_root[self.plan.particles[t.q as usize].body as usize];
+            let clearance = |side: f32| {
+                let swung = centre
+                    + Quat::from_axis_angle(u.into(), side * TRIPOD_TRIAL_SWING) * (knee - centre);
+                (0..rig.len())
+                    .filter(|&o| rig.limb_root[o] != limb_root)
+                    .flat_map(|o| {
+                        let parent = rig.parent[o] as usize;
+                        let bone = (parent < rig.len()).then(|| (rig.pivot[parent], rig.pivot[o]));
+                        [Some((rig.pivot[o], rig.centre[o])), bone]
+                    })
+                    .flatten()
+                    .map(|(from, to)| {
+                        segment_distance(swung.into(), swung.into(), from.into(), to.into())
+                    })
+                    .fold(f32::INFINITY, f32::min)
+            };
+            let (plus, minus) = (clearance(1.0), clearance(-1.0));
             let spine = self.plan.limbs[self.plan.particles[t.q as usize].limb as usize].spine_body;
             let outward = (hip - rig.centre[spine as usize]).dot(across);
-            let limit = TRIPOD_REST_OFFSET * (t.len_a + t.len_b.max(t.len_c));
             t.side = if off.abs() > limit {
                 off.signum()
+            } else if (plus - minus).abs() > TRIPOD_CLEARER * leg {
+                if plus > minus { 1.0 } else { -1.0 }
             } else if outward.abs() > limit {
                 outward.signum()
             } else {
@@ -1705,6 +1735,49 @@ mod tests {
     use super::*;
     use crate::runtime::creature::Cap;
     use crate::runtime::ik::test_support::plan_sending;
+
+    /// The sample forked leg's knees lie in the plane of their hips and feet at rest: with
+    /// both feet planted each is one tripod step, bending away from the other leg (the
+    /// left one to +x, the right to -x), and the step leaves the rest pose where it is.
+    #[test]
+    fn a_forked_legs_knees_are_tripods_bending_away_from_each_other() {
+        use super::super::constraint::tripod_point;
+        let c = crate::samples::creatures()
+            .unwrap()
+            .into_iter()
+            .find(|c| c.name() == "branching_leg")
+            .unwrap();
+        let (rig, plan) = plan_sending(&c, &[Cap::Foot], false);
+        let plan = &plan.limbs;
+        let at = |q: u16| rig.pivot[plan.particles[q as usize].body as usize];
+        let tripods: Vec<_> = plan
+            .ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Tripod(t) => Some(*t),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(tripods.len(), 2, "{:?}", plan.ops);
+        assert!(plan.all_hinges);
+        for t in tripods {
+            let (hip, b, c) = (at(t.a), at(t.b), at(t.c));
+            let knee = tripod_point([hip, b, c], &t, at(t.q)).0;
+            assert!(
+                knee.distance(at(t.q)) < 1e-6,
+                "at rest: {knee} vs {}",
+                at(t.q)
+            );
+            // Lower the hip 10 cm: the knee leaves the plane on the hip's side of the body.
+            let low = tripod_point([hip - Vec3A::Y * 0.1, b, c], &t, at(t.q)).0;
+            let out = (low.x - at(t.q).x) * hip.x.signum();
+            assert!(
+                out > 0.02,
+                "hip at x {}: the knee moved {out} outward",
+                hip.x
+            );
+        }
+    }
 
     #[test]
     fn a_push_is_kept_when_it_halves_the_depth_or_all_but_brings_the_hand_out() {
