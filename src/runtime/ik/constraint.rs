@@ -441,37 +441,15 @@ fn correct(p: &mut [Vec3A], c: &Constraint) -> f32 {
 /// same factor; too near, the point on their line that fits best.
 #[inline]
 fn hinge_point(a: Vec3A, b: Vec3A, len_a: f32, len_b: f32, q: Vec3A) -> (Vec3A, bool) {
-    let d = b - a;
-    let dd = d.length_squared();
-    if !dd.is_finite() || dd <= 1e-24 {
-        return (a + (q - a).normalize_or_zero() * len_a, len_a == len_b);
-    }
-    let total = len_a + len_b;
-    let apart = (len_a - len_b).abs();
-    if dd >= total * total || dd <= apart * apart {
-        let dist = dd.sqrt();
-        let u = d / dist;
-        if dist >= total {
-            let at = if total > 0.0 {
-                a + d * (len_a / total)
-            } else {
-                a
-            };
-            return (at, dist == total);
-        }
-        let at = if len_a >= len_b {
-            a + u * len_a
-        } else {
-            a - u * len_a
-        };
-        return (at, dist == apart);
-    }
-    // Squared distances only: the circle's centre and radius need no square root of the
-    // distance between the ends, and the step is on every hinge's chain of waits.
-    let inv_dd = 1.0 / dd;
-    let k = 0.5 * (dd + len_a * len_a - len_b * len_b) * inv_dd;
-    let centre = a + d * k;
-    let radius_sq = (len_a * len_a - k * k * dd).max(0.0);
+    let Some(Circle {
+        centre,
+        radius_sq,
+        axis: d,
+        inv_axis_sq: inv_dd,
+    }) = circle(a, b, len_a, len_b)
+    else {
+        return hinge_point_off_circle(a, b, len_a, len_b, q);
+    };
     let off = q - centre;
     let across = off - d * (off.dot(d) * inv_dd);
     let across_sq = across.length_squared();
@@ -483,6 +461,62 @@ fn hinge_point(a: Vec3A, b: Vec3A, len_a: f32, len_b: f32, q: Vec3A) -> (Vec3A, 
     (centre + side, true)
 }
 
+/// [`hinge_point`] where no circle meets both lengths (see [`circle`]).
+#[cold]
+fn hinge_point_off_circle(a: Vec3A, b: Vec3A, len_a: f32, len_b: f32, q: Vec3A) -> (Vec3A, bool) {
+    let d = b - a;
+    let dist = d.length();
+    if !dist.is_finite() || dist <= 1e-12 {
+        return (a + (q - a).normalize_or_zero() * len_a, len_a == len_b);
+    }
+    let total = len_a + len_b;
+    if dist >= total {
+        let at = if total > 0.0 {
+            a + d * (len_a / total)
+        } else {
+            a
+        };
+        return (at, dist == total);
+    }
+    let u = d / dist;
+    let at = if len_a >= len_b {
+        a + u * len_a
+    } else {
+        a - u * len_a
+    };
+    (at, dist == (len_a - len_b).abs())
+}
+
+/// The circle of points at `len_a` from `a` and `len_b` from `b`.
+struct Circle {
+    centre: Vec3A,
+    radius_sq: f32,
+    /// `b - a`, and one over its squared length.
+    axis: Vec3A,
+    inv_axis_sq: f32,
+}
+
+/// The circle [`Circle`] describes, when the two ends are apart and within reach of each
+/// other. Squared distances only: the centre and radius need no square root of the
+/// distance between the ends, and a hinge's step is on every later hinge's chain of waits.
+#[inline]
+fn circle(a: Vec3A, b: Vec3A, len_a: f32, len_b: f32) -> Option<Circle> {
+    let d = b - a;
+    let dd = d.length_squared();
+    let (total, apart) = (len_a + len_b, (len_a - len_b).abs());
+    if !dd.is_finite() || dd <= 1e-24 || dd >= total * total || dd <= apart * apart {
+        return None;
+    }
+    let inv_dd = 1.0 / dd;
+    let k = 0.5 * (dd + len_a * len_a - len_b * len_b) * inv_dd;
+    Some(Circle {
+        centre: a + d * k,
+        radius_sq: (len_a * len_a - k * k * dd).max(0.0),
+        axis: d,
+        inv_axis_sq: inv_dd,
+    })
+}
+
 /// The [`Tripod`] step: the point at `len_b` from `b` and `len_c` from `c` (the feet: a
 /// circle about their line), and as near `len_a` from `a` (the hip) as [`ease_in`] lets it,
 /// on `side` of their plane and turned on by `bias`; and whether every length could be met.
@@ -491,18 +525,16 @@ fn hinge_point(a: Vec3A, b: Vec3A, len_a: f32, len_b: f32, q: Vec3A) -> (Vec3A, 
 #[inline]
 pub(super) fn tripod_point(at: [Vec3A; 3], t: &Tripod, q: Vec3A) -> (Vec3A, bool) {
     let [hip, b, c] = at;
-    let d = c - b;
-    let dist = d.length();
-    if !dist.is_finite() || dist <= 1e-12 {
-        return hinge_point(hip, b, t.len_a, t.len_b, q);
-    }
-    if dist >= t.len_b + t.len_c || dist <= (t.len_b - t.len_c).abs() {
-        return (hinge_point(b, c, t.len_b, t.len_c, q).0, false);
-    }
-    let u = d / dist;
-    let along = (dist * dist + t.len_b * t.len_b - t.len_c * t.len_c) / (2.0 * dist);
-    let radius = (t.len_b * t.len_b - along * along).max(0.0).sqrt();
-    let centre = b + u * along;
+    let Some(feet) = circle(b, c, t.len_b, t.len_c) else {
+        let dd = (c - b).length_squared();
+        return if !dd.is_finite() || dd <= 1e-24 {
+            hinge_point(hip, b, t.len_a, t.len_b, q)
+        } else {
+            (hinge_point(b, c, t.len_b, t.len_c, q).0, false)
+        };
+    };
+    let (centre, radius) = (feet.centre, feet.radius_sq.sqrt());
+    let u = feet.axis * feet.inv_axis_sq.sqrt();
     let w = hip - centre;
     let axial = w.dot(u);
     let radial = w - u * axial;

@@ -671,7 +671,6 @@ impl Builder<'_, '_> {
                 1.0
             };
             let stepped = tripod_point([hip, b, c], t, knee).0;
-            let centre = b + u * (knee - b).dot(u);
             let (from, to) = (stepped - centre, knee - centre);
             let (cos, sin) = (from.dot(to), from.cross(to).dot(u * t.side));
             let len = (cos * cos + sin * sin).sqrt();
