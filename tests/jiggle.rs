@@ -419,3 +419,101 @@ fn a_free_limb_rests_on_the_trunk_instead_of_sinking_into_it() {
         }
     }
 }
+
+/// Two free limbs hanging near each other from different spine bodies (the four-armed
+/// creature's arms on one side, a zoo creature's front arm above its middle one) each hang
+/// as at rest relative to the root; a torso bending between their spine bodies carries one
+/// into the other. They turn aside toward hanging with their spine bodies instead, as far as
+/// keeps them apart, and ease into it without shaking: before, the four-armed creature's
+/// free arms passed 2.1 radii into each other while its low hand reached.
+#[test]
+fn free_limbs_hanging_near_each_other_turn_aside_without_shaking() {
+    let config = anymorph::validation::ValidationConfig::default();
+    let zoo = Arc::new(anymorph::zoo::generate(103).unwrap());
+    let zoo_arms = [("arm0_0_r", "arm1_0"), ("arm0_0_l", "arm1_0")];
+    // The last: clip whose limbs are only checked for shaking (the zoo creature's middle
+    // hand still sinks into its front arm as it picks up, less deep than before).
+    let cases = [
+        (
+            Arc::new(common::creature("four_armed").clone()),
+            "reach_target",
+            [
+                ("clavicle_r", "low_upper_arm_r"),
+                ("clavicle_l", "low_upper_arm_l"),
+            ],
+            [1, 3],
+            true,
+        ),
+        (Arc::clone(&zoo), "reach_target", zoo_arms, [0, 1], true),
+        (zoo, "pick_up_prone", zoo_arms, [0, 1], false),
+    ];
+    for (creature, clip, limbs, variants, apart) in cases {
+        let clip = Arc::new(common::clip(clip).clone());
+        let c = &*creature;
+        let id = |n: &str| c.bodies().iter().position(|b| b.name == n).unwrap();
+        let limb = |top: usize| -> Vec<usize> {
+            (0..c.len())
+                .filter(|&b| c.limb_top(b) == Some(top) && c.body(b).rounded().1 > 0.0)
+                .collect()
+        };
+        let pairs: Vec<(usize, usize)> = limbs
+            .iter()
+            .flat_map(|&(x, y)| {
+                let (a, b) = (limb(id(x)), limb(id(y)));
+                a.iter()
+                    .flat_map(|&i| b.iter().map(move |&j| (i, j)))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let watched: Vec<usize> = limbs
+            .iter()
+            .flat_map(|&(x, y)| [limb(id(x)), limb(id(y))].concat())
+            .collect();
+        for variant in variants {
+            let (d, a, b, f) = common::deepest_overlap(&creature, &clip, variant, true, &pairs);
+            assert!(
+                d < config.interpenetration || !apart,
+                "{} variant {variant}: {} sinks {d:.2} radii into {} at frame {f}",
+                c.name(),
+                c.body(a).name,
+                c.body(b).name
+            );
+            // The grid's jitter: acceleration flipping from one frame to the next.
+            let mut ch = anymorph::runtime::player::Character::new(Arc::clone(&creature));
+            ch.play(
+                &clip,
+                anymorph::runtime::player::PlayParams {
+                    variant: anymorph::runtime::player::VariantChoice::Index(variant),
+                    hold: true,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            let scene = anymorph::validation::TargetScene::of(&clip, &creature, variant);
+            let dt = 1.0 / config.fps;
+            let mut seen: Vec<Vec<Vec3>> = Vec::new();
+            let mut last_acc = vec![Vec3::ZERO; watched.len()];
+            for f in 0..=(clip.duration_secs * config.fps).ceil() as usize {
+                ch.set_target(0, scene.at(c, f as f32 * dt));
+                let pose = ch.update(if f == 0 { 0.0 } else { dt });
+                seen.push(watched.iter().map(|&b| pose[b].position).collect());
+                let n = seen.len();
+                if n < 3 {
+                    continue;
+                }
+                for (k, &b) in watched.iter().enumerate() {
+                    let acc = seen[n - 1][k] - 2.0 * seen[n - 2][k] + seen[n - 3][k];
+                    let back = acc.dot(last_acc[k]) < -0.5 * acc.length() * last_acc[k].length();
+                    let shake = acc.length().min(last_acc[k].length()) / c.size();
+                    assert!(
+                        !(n >= 4 && back && shake > config.jitter),
+                        "{} variant {variant}: {} shakes {shake:.4} of its size at frame {f}",
+                        c.name(),
+                        c.body(b).name
+                    );
+                    last_acc[k] = acc;
+                }
+            }
+        }
+    }
+}

@@ -9,7 +9,7 @@
 //! rigid rod from its joint: the joint follows the parent, the mass lags behind.
 
 use crate::runtime::creature::{Body, BodyId, Cap, Creature};
-use crate::runtime::math::{renormalize, segment_closest, segment_distance};
+use crate::runtime::math::{renormalize, segment_closest, segment_distance, smoothstep};
 use crate::runtime::pose::BodyPose;
 use crate::runtime::shared::{PerCreature, with_workspace};
 use glam::{Quat, Vec3, Vec3A};
@@ -162,6 +162,11 @@ pub struct Jiggles {
     /// at rest. Apart from the states, so a body with IK touches only this.
     active: Vec<bool>,
     state: Vec<State>,
+    /// Per [`HangPair`], how far its limbs hang turned toward their spine bodies: it
+    /// follows the turn the pair's overlap asks for with a lag of [`HANG_SECS`], so a
+    /// limb swept quickly into another turns aside over a few frames rather than in one.
+    /// NaN where the pair was not worked out last frame.
+    turned: Vec<f32>,
     /// What depends only on the creature and the tuning, shared by the characters of one
     /// creature when made with [`Jiggles::shared`].
     rig: Arc<JiggleRig>,
@@ -173,7 +178,22 @@ thread_local! {
     /// Per body, the delta (posed rotation times inverse rest rotation) and centre a
     /// simulated body hands its children within one [`Jiggles::apply`], in registers'
     /// layout: the thread's characters share it, as nothing reads it after the call.
-    static DELTAS: RefCell<Vec<(Quat, Vec3A)>> = const { RefCell::new(Vec::new()) };
+    static DELTAS: RefCell<Scratch> = const {
+        RefCell::new(Scratch {
+            delta: Vec::new(),
+            hang: Vec::new(),
+        })
+    };
+}
+
+/// What one [`Jiggles::apply`] hands from body to body.
+#[derive(Debug, Default)]
+struct Scratch {
+    /// Per body, the delta and centre a simulated body hands its children.
+    delta: Vec<(Quat, Vec3A)>,
+    /// Per [`HangPair`], how far its limbs have turned from hanging relative to the root
+    /// toward hanging with their spine bodies this frame (NaN: not worked out yet).
+    hang: Vec<f32>,
 }
 
 /// One body's constants, in the order a frame visits them (parents first): one stride
@@ -211,6 +231,46 @@ struct JiggleBody {
     capsule: (Vec3A, f32),
     /// Its range of [`JiggleRig::solids`].
     solids: (u32, u32),
+    /// A limb's top body: its range of [`JiggleRig::top_pairs`].
+    hang_pairs: (u32, u32),
+}
+
+/// Two free limbs hanging from different places on the trunk, near each other at rest
+/// (the four-armed creature's arms on one side). Each hangs as at rest relative to the
+/// root, but a torso bending between their spine bodies carries one hanging limb into the
+/// other. As their root-relative hangs come to overlap, both turn toward hanging with
+/// their spine bodies, which keeps them about as far apart as at rest: the animated pose
+/// changes, and the springs follow it, so the limbs ease apart rather than being pushed
+/// (pushes out of each other shook, the line between two crossing axes flipping side).
+/// How deep the hangs overlap depends only on where one limb's top joint is relative to
+/// the other's in the root's frame, so the weight is smooth in the trunk's pose.
+#[derive(Clone, Copy, Debug)]
+struct HangPair {
+    tops: [u32; 2],
+    parents: [u32; 2],
+    /// Each top's rest pivot less its parent's rest centre.
+    pivot_from_parent: [Vec3A; 2],
+    /// The first top's rest pivot less the second's.
+    rest_apart: Vec3A,
+    /// How far (m) the first top's joint must move from its rest place relative to the
+    /// second's, in the root's frame, before any of their contacts can overlap enough to
+    /// turn them: most frames stop at this one length.
+    still_apart: f32,
+    /// Its range of [`JiggleRig::hang_contacts`].
+    contacts: (u32, u32),
+}
+
+/// A body of a [`HangPair`]'s first limb against one of its second, each as a segment
+/// relative to its limb's top rest pivot (in the rest pose's frame), and how near their
+/// axes may come: their radii, less what they overlap at rest.
+#[derive(Clone, Copy, Debug)]
+struct HangContact {
+    a: (Vec3A, Vec3A),
+    b: (Vec3A, Vec3A),
+    clearance: f32,
+    /// How far their axes are apart at rest, less the overlap that turns them: a move
+    /// of one limb's joint shorter than this cannot bring them that deep.
+    slack: f32,
 }
 
 /// A trunk body a simulated limb body keeps out of: a spine body other than the one the
@@ -235,6 +295,10 @@ struct JiggleRig {
     bodies: Vec<JiggleBody>,
     /// What each simulated body keeps out of, in ranges per body.
     solids: Vec<Solid>,
+    hang_pairs: Vec<HangPair>,
+    hang_contacts: Vec<HangContact>,
+    /// Per top body, in ranges: the pairs it is in.
+    top_pairs: Vec<u32>,
     /// Per body (by id), its shape rounded to a capsule (`Body::rounded`).
     shapes: Vec<(Vec3A, f32)>,
     /// Per body (by id): what a child reads of its parent.
@@ -249,6 +313,7 @@ impl Jiggles {
         Jiggles {
             active: vec![false; creature.len()],
             state: vec![State::REST; creature.len()],
+            turned: Vec::new(),
             rig: Arc::new(JiggleRig::new(creature, tuning)),
         }
     }
@@ -259,6 +324,7 @@ impl Jiggles {
         Jiggles {
             active: vec![false; creature.len()],
             state: vec![State::REST; creature.len()],
+            turned: Vec::new(),
             rig: SHARED.get(creature, tuning, || JiggleRig::new(creature, tuning)),
         }
     }
@@ -283,6 +349,7 @@ impl Jiggles {
     pub fn reset(&mut self) {
         self.active.fill(false);
         self.state.fill(State::REST);
+        self.turned.fill(f32::NAN);
     }
 }
 
@@ -318,13 +385,18 @@ impl JiggleRig {
                     inv_arm_length: 1.0 / rest_arm.length().max(1e-6),
                     capsule: (half_axis, radius),
                     solids: (0, 0),
+                    hang_pairs: (0, 0),
                 })
             })
             .collect();
-        let (bodies, solids) = solids_of(creature, bodies);
+        let (mut bodies, solids) = solids_of(creature, bodies);
+        let (hang_pairs, hang_contacts, top_pairs) = hang_pairs_of(creature, &mut bodies);
         let mut j = JiggleRig {
             bodies,
             solids,
+            hang_pairs,
+            hang_contacts,
+            top_pairs,
             shapes: creature
                 .bodies()
                 .iter()
@@ -366,6 +438,229 @@ impl JiggleRig {
     }
 }
 
+/// How deep (in clearances) two free limbs may overlap before they turn: bodies touching
+/// at rest (the clavicles at the breastbone) do so to rounding.
+const HANG_TOUCH: f32 = 0.05;
+
+/// The lag (s) with which a pair of free limbs turns as its overlap asks.
+const HANG_SECS: f32 = 0.05;
+
+/// Over how much more overlap (in clearances) the turn eases in.
+const HANG_ONSET: f32 = 0.25;
+
+/// Halvings of the search for how far a pair of free limbs turns (a 4096th of the way).
+const HANG_STEPS: usize = 12;
+
+impl JiggleRig {
+    /// How far pair `k`'s limbs ask to turn toward hanging with their spine bodies this
+    /// frame: 0 while their root-relative hangs keep apart (or a limb has IK); else the
+    /// least turn that keeps them apart, eased in over [`HANG_ONSET`] of overlap. Both
+    /// tops' parents are posed before either top (see [`hang_pairs_of`]).
+    fn hang_weight(
+        &self,
+        k: usize,
+        has_ik: &[bool],
+        pose: &[BodyPose],
+        delta: &[(Quat, Vec3A)],
+        root_delta: Quat,
+    ) -> f32 {
+        let pair = &self.hang_pairs[k];
+        let posed = has_ik.len().min(pose.len()).min(delta.len());
+        if pair.parents.iter().any(|&p| p as usize >= posed)
+            || pair
+                .tops
+                .iter()
+                .any(|&t| has_ik.get(t as usize).copied().unwrap_or(true))
+        {
+            return 0.0;
+        }
+        let root = self.root as usize;
+        let parent = |i: usize| {
+            let p = pair.parents[i] as usize;
+            if has_ik[p] || p == root {
+                (
+                    pose[p].rotation * self.inv_rest_rotation[p],
+                    Vec3A::from(pose[p].position),
+                )
+            } else {
+                delta[p]
+            }
+        };
+        let ((d0, c0), (d1, c1)) = (parent(0), parent(1));
+        let (p0, p1) = (
+            c0 + d0 * pair.pivot_from_parent[0],
+            c1 + d1 * pair.pivot_from_parent[1],
+        );
+        // Hanging from the root's frame the two limbs are rest-pose copies, one moved by
+        // `moved` relative to the other (in the root's rest frame).
+        let moved = root_delta.conjugate() * (p0 - p1) - pair.rest_apart;
+        let reach = moved.length();
+        // A NaN joint turns nothing.
+        if reach <= pair.still_apart || reach.is_nan() {
+            return 0.0;
+        }
+        let contacts = &self.hang_contacts[pair.contacts.0 as usize..pair.contacts.1 as usize];
+        let start = contacts
+            .iter()
+            .filter(|c| c.slack < reach)
+            .map(|c| {
+                let dist = segment_distance(
+                    (c.a.0 + pair.rest_apart + moved).into(),
+                    (c.a.1 + pair.rest_apart + moved).into(),
+                    c.b.0.into(),
+                    c.b.1.into(),
+                );
+                1.0 - dist / c.clearance
+            })
+            .fold(f32::NEG_INFINITY, f32::max);
+        if start.is_nan() || start <= HANG_TOUCH {
+            return 0.0;
+        }
+        // How deep the two limbs overlap, in clearances, hanging `w` of the way from the
+        // root's frame to their spine bodies'.
+        let depth = |w: f32| {
+            let (q0, q1) = (root_delta.slerp(d0, w), root_delta.slerp(d1, w));
+            contacts
+                .iter()
+                .map(|c| {
+                    let dist = segment_distance(
+                        (p0 + q0 * c.a.0).into(),
+                        (p0 + q0 * c.a.1).into(),
+                        (p1 + q1 * c.b.0).into(),
+                        (p1 + q1 * c.b.1).into(),
+                    );
+                    1.0 - dist / c.clearance
+                })
+                .fold(f32::NEG_INFINITY, f32::max)
+        };
+        // Turning eases in as they come to overlap: how far the least turn below needs
+        // to go can change fast where turning gains little depth.
+        let onset = smoothstep(HANG_TOUCH, HANG_TOUCH + HANG_ONSET, start);
+        let end = depth(1.0);
+        if end > HANG_TOUCH {
+            // No turn keeps them apart: turn wholly where that is clearly shallower, the
+            // weight fading in with the gain so it never jumps.
+            return onset * smoothstep(0.0, 0.1, start - end);
+        }
+        // The least turn that keeps them apart: as the trunk bends further it grows
+        // steadily from nothing, so the limbs come to rest against each other.
+        let (mut lo, mut hi) = (0.0f32, 1.0f32);
+        for _ in 0..HANG_STEPS {
+            let mid = 0.5 * (lo + hi);
+            if depth(mid) > HANG_TOUCH {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        onset * hi
+    }
+}
+
+/// The [`HangPair`]s of a creature: limbs hanging from the root's frame (see
+/// `JiggleBody::hangs_from_root`) whose bodies come within a tenth of the creature's size
+/// of each other at rest, with both tops' parents visited before either top (so a frame
+/// knows where both joints are when it reaches the first). Fills each top's
+/// `hang_pairs` range.
+fn hang_pairs_of(
+    creature: &Creature,
+    bodies: &mut [JiggleBody],
+) -> (Vec<HangPair>, Vec<HangContact>, Vec<u32>) {
+    let n = creature.len();
+    let mut visited = vec![0; n];
+    for (k, jb) in bodies.iter().enumerate() {
+        visited[jb.body as usize] = k + 1;
+    }
+    let tops: Vec<usize> = bodies
+        .iter()
+        .filter(|jb| jb.hangs_from_root)
+        .map(|jb| jb.body as usize)
+        .collect();
+    // Each limb's bodies with a shape, as segments relative to its top's rest pivot.
+    let segments = |top: usize| -> Vec<(Vec3A, Vec3A, f32)> {
+        let at = creature.pivot(top);
+        (0..n)
+            .filter(|&c| creature.limb_top(c) == Some(top))
+            .filter_map(|c| {
+                let body = creature.body(c);
+                let (half, radius) = body.rounded();
+                let half = body.rotation * half;
+                (radius > 0.0).then(|| {
+                    (
+                        Vec3A::from(body.position - half - at),
+                        Vec3A::from(body.position + half - at),
+                        radius,
+                    )
+                })
+            })
+            .collect()
+    };
+    let near = 0.1 * creature.size();
+    let (mut pairs, mut contacts) = (Vec::new(), Vec::new());
+    for (i, &t0) in tops.iter().enumerate() {
+        for &t1 in &tops[i + 1..] {
+            let (Some(p0), Some(p1)) = (creature.parent(t0), creature.parent(t1)) else {
+                continue;
+            };
+            let first = visited[t0].min(visited[t1]);
+            if visited[p0] >= first || visited[p1] >= first {
+                continue;
+            }
+            let rest_apart = Vec3A::from(creature.pivot(t0) - creature.pivot(t1));
+            let (s0, s1) = (segments(t0), segments(t1));
+            let mut found = Vec::new();
+            let mut gap = f32::INFINITY;
+            for &(a0, a1, ra) in &s0 {
+                for &(b0, b1, rb) in &s1 {
+                    let dist = segment_distance(
+                        (a0 + rest_apart).into(),
+                        (a1 + rest_apart).into(),
+                        b0.into(),
+                        b1.into(),
+                    );
+                    gap = gap.min(dist - ra - rb);
+                    let clearance = (ra + rb).min(dist);
+                    if clearance > 1e-6 * creature.size() {
+                        found.push(HangContact {
+                            a: (a0, a1),
+                            b: (b0, b1),
+                            clearance,
+                            // A hair less, so rounding never skips a contact that turns.
+                            slack: (dist - (1.0 - HANG_TOUCH) * clearance) * (1.0 - 1e-4),
+                        });
+                    }
+                }
+            }
+            if gap >= near || found.is_empty() {
+                continue;
+            }
+            let from = contacts.len() as u32;
+            let pivot_from_parent =
+                |t: usize, p: usize| Vec3A::from(creature.pivot(t) - creature.body(p).position);
+            pairs.push(HangPair {
+                tops: [t0 as u32, t1 as u32],
+                parents: [p0 as u32, p1 as u32],
+                pivot_from_parent: [pivot_from_parent(t0, p0), pivot_from_parent(t1, p1)],
+                rest_apart,
+                still_apart: found.iter().map(|c| c.slack).fold(f32::INFINITY, f32::min),
+                contacts: (from, from + found.len() as u32),
+            });
+            contacts.extend(found);
+        }
+    }
+    let mut top_pairs = Vec::new();
+    for jb in bodies.iter_mut() {
+        let from = top_pairs.len() as u32;
+        for (k, pair) in pairs.iter().enumerate() {
+            if pair.tops.contains(&jb.body) {
+                top_pairs.push(k as u32);
+            }
+        }
+        jb.hang_pairs = (from, top_pairs.len() as u32);
+    }
+    (pairs, contacts, top_pairs)
+}
+
 impl Jiggles {
     /// Asks for its fields (see `Character::update_many`).
     pub(crate) fn prefetch_struct(&self) {
@@ -402,8 +697,8 @@ impl Jiggles {
         dt_secs: f32,
         ground_height: f32,
     ) {
-        with_workspace(&DELTAS, |delta| {
-            self.apply_in(has_ik, pose, dt_secs, ground_height, delta)
+        with_workspace(&DELTAS, |scratch| {
+            self.apply_in(has_ik, pose, dt_secs, ground_height, scratch)
         });
     }
 
@@ -413,11 +708,18 @@ impl Jiggles {
         pose: &mut [BodyPose],
         dt_secs: f32,
         ground_height: f32,
-        delta: &mut Vec<(Quat, Vec3A)>,
+        scratch: &mut Scratch,
     ) {
+        let Scratch { delta, hang } = scratch;
         let (rig, state, active) = (&*self.rig, &mut self.state, &mut self.active);
+        let turned = &mut self.turned;
+        if turned.len() != rig.hang_pairs.len() {
+            turned.clear();
+            turned.resize(rig.hang_pairs.len(), f32::NAN);
+        }
         let n = pose.len().min(state.len()).min(has_ik.len());
         if !rig.tuning.enabled {
+            turned.fill(f32::NAN);
             active.fill(false);
             state.fill(State::REST);
             return;
@@ -434,6 +736,7 @@ impl Jiggles {
             0
         };
         let h = if steps > 0 { dt / steps as f32 } else { 0.0 };
+        let follow = 1.0 - (-dt / HANG_SECS).exp();
         let inv_h = if steps > 0 { 1.0 / h } else { 0.0 };
         let inv_steps = if steps > 0 { 1.0 / steps as f32 } else { 0.0 };
         let teleport = rig.tuning.teleport_fraction * rig.size;
@@ -447,6 +750,8 @@ impl Jiggles {
         if delta.len() < n {
             delta.resize(n, (Quat::IDENTITY, Vec3A::ZERO));
         }
+        hang.clear();
+        hang.resize(rig.hang_pairs.len(), f32::NAN);
         for jb in &rig.bodies {
             let (b, p) = (jb.body as usize, jb.parent as usize);
             if b >= n || p >= n {
@@ -468,10 +773,33 @@ impl Jiggles {
             };
             let pivot = parent_centre + parent_delta * jb.pivot_from_parent;
             // The frame the body's animated pose keeps its rest rotation in.
-            let frame_delta = if jb.hangs_from_root {
+            let frame_delta = if !jb.hangs_from_root {
+                parent_delta
+            } else if jb.hang_pairs.0 == jb.hang_pairs.1 {
                 root_delta
             } else {
-                parent_delta
+                let w = rig.top_pairs[jb.hang_pairs.0 as usize..jb.hang_pairs.1 as usize]
+                    .iter()
+                    .map(|&k| {
+                        let k = k as usize;
+                        if hang[k].is_nan() {
+                            let asked = rig.hang_weight(k, has_ik, pose, delta, root_delta);
+                            let was = turned[k];
+                            hang[k] = if was.is_nan() {
+                                asked
+                            } else {
+                                was + (asked - was) * follow
+                            };
+                            turned[k] = hang[k];
+                        }
+                        hang[k]
+                    })
+                    .fold(0.0f32, f32::max);
+                if w > 0.0 {
+                    root_delta.slerp(parent_delta, w)
+                } else {
+                    root_delta
+                }
             };
             let arm = frame_delta * jb.rest_arm;
             let length = jb.arm_length;
@@ -597,6 +925,12 @@ impl Jiggles {
                 position: (pivot + arm).into(),
                 rotation,
             };
+        }
+        // A pair no free limb asked about this frame starts afresh when one does.
+        for (t, h) in turned.iter_mut().zip(hang.iter()) {
+            if h.is_nan() {
+                *t = f32::NAN;
+            }
         }
     }
 }
@@ -799,5 +1133,86 @@ fn arc(from: Vec3A, to: Vec3A) -> Quat {
     match (from.try_normalize(), to.try_normalize()) {
         (Some(a), Some(b)) => Quat::from_rotation_arc(a.into(), b.into()),
         _ => Quat::IDENTITY,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The four-armed creature's arms on each side make a pair. They ask no turn at rest or
+    /// when the whole creature moves and turns (their hangs keep their rest relation), and
+    /// ask more the further the torso bends between their spine bodies.
+    #[test]
+    fn stacked_free_arms_turn_only_as_the_trunk_bends_between_them() {
+        let c = crate::samples::creatures()
+            .unwrap()
+            .into_iter()
+            .find(|c| c.name() == "four_armed")
+            .unwrap();
+        let rig = JiggleRig::new(&c, &JiggleTuning::default());
+        let id = |n: &str| c.bodies().iter().position(|b| b.name == n).unwrap();
+        let k = rig
+            .hang_pairs
+            .iter()
+            .position(|p| {
+                let mut tops = p.tops.map(|t| t as usize);
+                tops.sort_unstable();
+                let mut want = [id("clavicle_r"), id("low_upper_arm_r")];
+                want.sort_unstable();
+                tops == want
+            })
+            .expect("the right arms pair up");
+        let has_ik: Vec<bool> = (0..c.len()).map(|b| c.is_spine(b)).collect();
+        let delta = vec![(Quat::IDENTITY, Vec3A::ZERO); c.len()];
+        let (chest, root) = (id("spine_3"), c.root());
+        // Every spine body carried by `whole` (about the root's centre, then moved by
+        // `shift`), the chest and what it carries bent forward by `bend` about its joint.
+        let posed = |whole: Quat, shift: Vec3, bend: f32| -> (Vec<BodyPose>, Quat) {
+            let bent = Quat::from_rotation_x(bend);
+            let hinge = c.pivot(chest);
+            let centre = c.body(root).position;
+            let pose = (0..c.len())
+                .map(|b| {
+                    let body = c.body(b);
+                    let above =
+                        std::iter::successors(Some(b), |&x| c.parent(x)).any(|x| x == chest);
+                    let (mut at, mut turn) = (body.position, body.rotation);
+                    if above {
+                        at = hinge + bent * (at - hinge);
+                        turn = bent * turn;
+                    }
+                    BodyPose::new(centre + shift + whole * (at - centre), whole * turn)
+                })
+                .collect();
+            (pose, whole)
+        };
+        let weight = |(pose, root_delta): (Vec<BodyPose>, Quat)| {
+            rig.hang_weight(k, &has_ik, &pose, &delta, root_delta)
+        };
+        assert_eq!(weight(posed(Quat::IDENTITY, Vec3::ZERO, 0.0)), 0.0);
+        let whole = Quat::from_rotation_y(1.2) * Quat::from_rotation_z(0.4);
+        assert_eq!(weight(posed(whole, Vec3::new(3.0, 0.5, -2.0), 0.0)), 0.0);
+        let (some, more) = (
+            weight(posed(whole, Vec3::ZERO, 0.7)),
+            weight(posed(whole, Vec3::ZERO, 1.0)),
+        );
+        assert!(
+            some > 0.0 && more > some && more <= 1.0,
+            "bent 0.7 rad: {some}, 1.0 rad: {more}"
+        );
+        let mut free_arm = has_ik.clone();
+        free_arm[id("low_upper_arm_r")] = true;
+        assert_eq!(
+            rig.hang_weight(
+                k,
+                &free_arm,
+                &posed(whole, Vec3::ZERO, 1.0).0,
+                &delta,
+                whole
+            ),
+            0.0,
+            "a limb with IK turns nothing"
+        );
     }
 }
