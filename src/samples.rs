@@ -125,6 +125,16 @@ pub fn creatures() -> Result<Vec<Creature>, LoadError> {
         .collect()
 }
 
+/// The sample creature named `name`, parsed alone: the unit tests that need one.
+#[cfg(test)]
+pub(crate) fn creature(name: &str) -> Creature {
+    let (_, text) = CREATURES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no sample creature named {name}"));
+    creature_from_str(text, &format!("sample_creatures/{name}.creature.json")).unwrap()
+}
+
 /// Every sample clip, parsed.
 pub fn clips() -> Result<Vec<Clip>, LoadError> {
     CLIPS

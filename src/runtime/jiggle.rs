@@ -452,6 +452,28 @@ const HANG_ONSET: f32 = 0.25;
 const HANG_STEPS: usize = 12;
 
 impl JiggleRig {
+    /// The delta and centre a child reads of its parent `p` this frame: its posed ones
+    /// when it has IK (or is the root), else what its own step left behind (reading
+    /// them keeps a product, and the wait on it, off the chain from body to body down a
+    /// tail). The parent is posed or stepped already.
+    #[inline(always)]
+    fn parent_frame(
+        &self,
+        p: usize,
+        has_ik: &[bool],
+        pose: &[BodyPose],
+        delta: &[(Quat, Vec3A)],
+    ) -> (Quat, Vec3A) {
+        if has_ik[p] || p == self.root as usize {
+            (
+                pose[p].rotation * self.inv_rest_rotation[p],
+                Vec3A::from(pose[p].position),
+            )
+        } else {
+            delta[p]
+        }
+    }
+
     /// How far pair `k`'s limbs ask to turn toward hanging with their spine bodies this
     /// frame: 0 while their root-relative hangs keep apart (or a limb has IK); else the
     /// least turn that keeps them apart, eased in over [`HANG_ONSET`] of overlap. Both
@@ -474,18 +496,7 @@ impl JiggleRig {
         {
             return 0.0;
         }
-        let root = self.root as usize;
-        let parent = |i: usize| {
-            let p = pair.parents[i] as usize;
-            if has_ik[p] || p == root {
-                (
-                    pose[p].rotation * self.inv_rest_rotation[p],
-                    Vec3A::from(pose[p].position),
-                )
-            } else {
-                delta[p]
-            }
-        };
+        let parent = |i: usize| self.parent_frame(pair.parents[i] as usize, has_ik, pose, delta);
         let ((d0, c0), (d1, c1)) = (parent(0), parent(1));
         let (p0, p1) = (
             c0 + d0 * pair.pivot_from_parent[0],
@@ -761,16 +772,7 @@ impl Jiggles {
                 active[b] = false;
                 continue;
             }
-            // A simulated parent left its delta and centre behind: reading them keeps a
-            // product (and the wait on it) off the chain from body to body down a tail.
-            let (parent_delta, parent_centre) = if has_ik[p] || p == root {
-                (
-                    pose[p].rotation * rig.inv_rest_rotation[p],
-                    Vec3A::from(pose[p].position),
-                )
-            } else {
-                delta[p]
-            };
+            let (parent_delta, parent_centre) = rig.parent_frame(p, has_ik, pose, delta);
             let pivot = parent_centre + parent_delta * jb.pivot_from_parent;
             // The frame the body's animated pose keeps its rest rotation in.
             let frame_delta = if !jb.hangs_from_root {
@@ -1145,13 +1147,9 @@ mod tests {
     /// ask more the further the torso bends between their spine bodies.
     #[test]
     fn stacked_free_arms_turn_only_as_the_trunk_bends_between_them() {
-        let c = crate::samples::creatures()
-            .unwrap()
-            .into_iter()
-            .find(|c| c.name() == "four_armed")
-            .unwrap();
+        let c = crate::samples::creature("four_armed");
         let rig = JiggleRig::new(&c, &JiggleTuning::default());
-        let id = |n: &str| c.bodies().iter().position(|b| b.name == n).unwrap();
+        let id = |n: &str| c.find(n).unwrap();
         let k = rig
             .hang_pairs
             .iter()

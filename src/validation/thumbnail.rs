@@ -159,11 +159,7 @@ mod tests {
     /// red, the one it sank into in orange, the rest grey.
     #[test]
     fn the_failing_body_and_what_it_sank_into_stand_out() {
-        let creature = crate::samples::creatures()
-            .unwrap()
-            .into_iter()
-            .find(|c| c.name() == "biped")
-            .unwrap();
+        let creature = crate::samples::creature("biped");
         let pose: Vec<BodyPose> = creature
             .bodies()
             .iter()

@@ -1741,11 +1741,7 @@ mod tests {
     #[test]
     fn a_forked_legs_knees_are_tripods_bending_away_from_each_other() {
         use super::super::constraint::tripod_point;
-        let c = crate::samples::creatures()
-            .unwrap()
-            .into_iter()
-            .find(|c| c.name() == "branching_leg")
-            .unwrap();
+        let c = crate::samples::creature("branching_leg");
         let (rig, plan) = plan_sending(&c, &[Cap::Foot], false);
         let plan = &plan.limbs;
         let at = |q: u16| rig.pivot[plan.particles[q as usize].body as usize];
