@@ -6,6 +6,7 @@ use super::constraint::arc;
 use super::plan::Plan;
 use super::setup::{NONE, Rig};
 use crate::runtime::eval::Goals;
+use crate::runtime::math::rotate;
 use glam::{Quat, Vec3A};
 
 /// The empty sum of rotation goals.
@@ -116,7 +117,8 @@ impl FrameGoals {
             self.turn_toward_position(t, pivot, centre_sum, total, rig, root, || {
                 (Vec3A::ZERO + root.point(rig.centre[b]) * w) / (0.0 + w)
             });
-            let joint_sum = Vec3A::ZERO + (c - self.rotation_used[t] * s.centre_in_target) * w;
+            let joint_sum =
+                Vec3A::ZERO + (c - rotate(self.rotation_used[t], s.centre_in_target)) * w;
             self.finish_position(t, joint_sum, centre_sum, total, rig, root);
         }
     }
@@ -187,7 +189,7 @@ impl FrameGoals {
                 continue;
             };
             let c = Vec3A::from(c);
-            self.joint_sum[k] += (c - self.rotation_used[t] * s.centre_in_target) * w;
+            self.joint_sum[k] += (c - rotate(self.rotation_used[t], s.centre_in_target)) * w;
         }
         for (k, &t) in plan.targets.iter().enumerate() {
             let t = t as usize;

@@ -12,7 +12,7 @@ use super::setup::NONE;
 use super::tuning::{LimbTuning, shares};
 use crate::runtime::creature::Cap;
 use crate::runtime::jiggle::swings_free;
-use crate::runtime::math::{segment_closest, segment_distance};
+use crate::runtime::math::{rotate, segment_closest, segment_distance};
 use crate::runtime::pose::BodyPose;
 use glam::{Quat, Vec3A};
 
@@ -1132,7 +1132,7 @@ pub(super) fn solve_limbs(
         p.extend(
             plan.particles[limb.first as usize..limb.end as usize]
                 .iter()
-                .map(|q| at + d * q.from_spine),
+                .map(|q| at + rotate(d, q.from_spine)),
         );
     }
     pins.clear();
@@ -1179,7 +1179,7 @@ pub(super) fn solve_limbs(
     for &q in &plan.settled {
         let particle = &plan.particles[q as usize];
         let s = plan.limbs[particle.limb as usize].spine_body as usize;
-        p[q as usize] = Vec3A::from(pose[s].position) + delta[s] * particle.from_spine;
+        p[q as usize] = Vec3A::from(pose[s].position) + rotate(delta[s], particle.from_spine);
     }
     let mut passes = 0;
     for _ in 0..tuning.iterations {
@@ -1244,16 +1244,16 @@ fn pose_obstacles(
         let centre = if o.offset == Vec3A::ZERO {
             at
         } else {
-            at + turn * o.offset
+            at + rotate(turn, o.offset)
         };
-        (centre, turn * o.half_axis, o.inv_axis_sq)
+        (centre, rotate(turn, o.half_axis), o.inv_axis_sq)
     }));
     let root = delta[plan.root as usize];
     obstacles.extend(hanging.iter().map(|o| {
-        let joint =
-            Vec3A::from(pose[o.anchor as usize].position) + delta[o.anchor as usize] * o.offset;
-        let centre = joint + root * o.hang.unwrap_or(Vec3A::ZERO);
-        (centre, root * o.half_axis, o.inv_axis_sq)
+        let joint = Vec3A::from(pose[o.anchor as usize].position)
+            + rotate(delta[o.anchor as usize], o.offset);
+        let centre = joint + rotate(root, o.hang.unwrap_or(Vec3A::ZERO));
+        (centre, rotate(root, o.half_axis), o.inv_axis_sq)
     }));
 }
 
@@ -1599,7 +1599,7 @@ fn aim(
         1.0
     };
     for x in &mut p[step.first as usize..step.end as usize] {
-        let y = turn * (*x - c);
+        let y = rotate(turn, *x - c);
         let along = axis * y.dot(axis);
         *x = c + along * scale + (y - along) * widen;
     }

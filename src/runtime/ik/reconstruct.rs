@@ -10,7 +10,7 @@ use super::rebuild::{self, Rebuild, Rebuilt};
 use super::setup::{NONE, Rig};
 use super::spine::{SpinePlan, tangents};
 use super::spline::Hermite;
-use crate::runtime::math::{renormalize, smoothstep};
+use crate::runtime::math::{renormalize, rotate, smoothstep};
 use crate::runtime::pose::BodyPose;
 use glam::{Quat, Vec3A};
 
@@ -376,10 +376,10 @@ fn segment_poses(
     };
     let h = Hermite {
         p0: p[seg.a as usize],
-        v0: qa * rec.v0_local * s,
-        a0: qa * rec.a0_local * s,
-        a1: qb * rec.a1_local * s,
-        v1: qb * rec.v1_local * s,
+        v0: rotate(qa, rec.v0_local) * s,
+        a0: rotate(qa, rec.a0_local) * s,
+        a1: rotate(qb, rec.a1_local) * s,
+        v1: rotate(qb, rec.v1_local) * s,
         p1: p[seg.b as usize],
     };
     scratch.frames.clear();
@@ -417,7 +417,7 @@ fn segment_poses(
         let frame = scratch.frames[k] * q.try_normalize_quat();
         let joint = match carried {
             Some(at) if k == 0 => at,
-            _ => h.eval(&body.basis) + frame * body.pivot_in_frame,
+            _ => h.eval(&body.basis) + rotate(frame, body.pivot_in_frame),
         };
         let b = body.body as usize;
         let rotation = frame * body.rotation_in_frame;

@@ -10,7 +10,7 @@ use super::setup::{NONE, Rig};
 use super::spline::{SegmentRecord, record_segment};
 use super::tuning::{SpineTuning, shares};
 use crate::runtime::creature::Creature;
-use crate::runtime::math::smoothstep;
+use crate::runtime::math::{rotate, smoothstep};
 use glam::{Quat, Vec3A};
 
 /// A spine particle, at the pivot of the spine body it is associated with. Particle 0 is
@@ -85,7 +85,7 @@ impl SpineFk {
         self.delta[r] = root.delta;
         for s in &plan.fk {
             let (b, p) = (s.body as usize, s.parent as usize);
-            self.joint[b] = self.joint[p] + self.delta[p] * s.bone;
+            self.joint[b] = self.joint[p] + rotate(self.delta[p], s.bone);
             self.delta[b] = if s.rotation_goal {
                 goals.rotation_used[b] * rig.inv_rotation[b]
             } else {
