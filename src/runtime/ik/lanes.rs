@@ -170,7 +170,7 @@ impl Q {
         self.scale(Vec4::splat(1.5) - Vec4::splat(0.5) * self.length_squared())
     }
 
-    /// `Quat * Vec3A` for unit quaternions: `v (w² − b·b) + b (2 v·b) + (b × v)(2 w)`.
+    /// `math::rotate` for unit quaternions: `(v + t w) + b × t` with `t = 2 b × v`.
     #[inline(always)]
     pub fn rotate(self, v: V3) -> V3 {
         let b = V3 {
@@ -178,17 +178,9 @@ impl Q {
             y: self.y,
             z: self.z,
         };
-        let two = Vec4::splat(2.0);
-        let b2 = b.dot(b);
-        let along = v.dot(b) * two;
-        let turn = self.w * two;
-        let c = b.cross(v);
-        let ww = self.w * self.w - b2;
-        V3 {
-            x: (v.x * ww + b.x * along) + c.x * turn,
-            y: (v.y * ww + b.y * along) + c.y * turn,
-            z: (v.z * ww + b.z * along) + c.z * turn,
-        }
+        let t = b.cross(v);
+        let t = t + t;
+        (v + t.scale(self.w)) + b.cross(t)
     }
 }
 
@@ -211,7 +203,7 @@ impl Mul for Q {
 mod tests {
     use super::*;
     use crate::runtime::ik::test_support::same;
-    use crate::runtime::math::renormalize;
+    use crate::runtime::math::{renormalize, rotate};
     use proptest::prelude::*;
 
     fn vec3() -> impl Strategy<Value = Vec3A> {
@@ -253,7 +245,7 @@ mod tests {
             let sum = (vu + vv).lanes();
             for i in 0..4 {
                 prop_assert!(same(&coords(product[i]), &coords(a[i] * b[i])));
-                prop_assert!(same(&vcoords(rotated[i]), &vcoords(a[i] * u[i])));
+                prop_assert!(same(&vcoords(rotated[i]), &vcoords(rotate(a[i], u[i]))));
                 prop_assert!(same(&coords(normal[i]), &coords((a[i] * 1.7 * b[i]).normalize())));
                 prop_assert!(same(&coords(renormal[i]), &coords(renormalize(a[i] * b[i]))));
                 prop_assert!(same(&[dot[i]], &[u[i].dot(v[i])]));

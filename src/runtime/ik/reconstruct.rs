@@ -35,7 +35,7 @@ const MANY: u32 = u32::MAX - 1;
 fn pose(joint: Vec3A, rotation: Quat, rig: &Rig, b: usize, delta: &mut [Quat]) -> BodyPose {
     delta[b] = rotation * rig.inv_rotation[b];
     BodyPose {
-        position: (joint + rotation * rig.centre_from_pivot[b]).into(),
+        position: (joint + rotate(rotation, rig.centre_from_pivot[b])).into(),
         rotation,
     }
 }
@@ -336,7 +336,7 @@ fn aim_spine_bone(
     }
     // Its rotation as the spine pass left it: unit to rounding only (the pass left the
     // normalization to this one), so its rest bone turns where the body points.
-    let bone = out[b].rotation * pair.local_bone;
+    let bone = rotate(out[b].rotation, pair.local_bone);
     let mut turn = arc(bone, chord);
     if pair.rotation_goal {
         // The turn's angle is `2 acos |w|`: compared through `|w|`, no arccosine for a
@@ -527,7 +527,7 @@ fn limb_body_pose(
         BodyKind::Axis { child, rest_axis } if w <= 0.0 => {
             let axis = (p[child as usize] - joint).normalize_or_zero();
             Some(renormalize(
-                arc_unit(parent_delta * rest_axis, axis) * parent_delta,
+                arc_unit(rotate(parent_delta, rest_axis), axis) * parent_delta,
             ))
         }
         _ => None,
@@ -536,7 +536,7 @@ fn limb_body_pose(
         delta[b] = d;
         let rotation = d * rig.rotation[b];
         out[b] = BodyPose {
-            position: (joint + rotation * rig.centre_from_pivot[b]).into(),
+            position: (joint + rotate(rotation, rig.centre_from_pivot[b])).into(),
             rotation,
         };
         return;
@@ -553,7 +553,7 @@ fn limb_body_pose(
         }
         BodyKind::Axis { child, rest_axis } => {
             let axis = p[child as usize] - joint;
-            let r = arc_unit(parent_delta * rest_axis, axis.normalize_or_zero()) * follow;
+            let r = arc_unit(rotate(parent_delta, rest_axis), axis.normalize_or_zero()) * follow;
             twist_toward(r, goals.rotation[b], w, axis)
         }
         BodyKind::Frame {
