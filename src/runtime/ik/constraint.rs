@@ -374,6 +374,9 @@ pub(super) struct Pass {
 #[inline(always)]
 pub(super) fn relax(p: &mut [Vec3A], ops: &[Op]) -> Pass {
     let mut worst = 0.0f32;
+    // The largest move, squared: one square root a pass rather than one a point (the
+    // root of the largest square is the largest root, to the bit).
+    let mut moved_sq = 0.0f32;
     let mut hinges_met = true;
     for op in ops {
         match op {
@@ -382,7 +385,7 @@ pub(super) fn relax(p: &mut [Vec3A], ops: &[Op]) -> Pass {
                 let q = h.q as usize;
                 let (at, met) =
                     hinge_point(p[h.a as usize], p[h.b as usize], h.len_a, h.len_b, p[q]);
-                worst = worst.max(at.distance(p[q]));
+                moved_sq = moved_sq.max(at.distance_squared(p[q]));
                 hinges_met &= met;
                 p[q] = at;
             }
@@ -390,7 +393,7 @@ pub(super) fn relax(p: &mut [Vec3A], ops: &[Op]) -> Pass {
                 let q = t.q as usize;
                 let (at, met) =
                     tripod_point([p[t.a as usize], p[t.b as usize], p[t.c as usize]], t, p[q]);
-                worst = worst.max(at.distance(p[q]));
+                moved_sq = moved_sq.max(at.distance_squared(p[q]));
                 hinges_met &= met;
                 p[q] = at;
             }
@@ -403,12 +406,15 @@ pub(super) fn relax(p: &mut [Vec3A], ops: &[Op]) -> Pass {
                 if at.distance_squared(far) > s.reach * s.reach {
                     at = hinge_point(anchor, far, s.len, s.reach, at).0;
                 }
-                worst = worst.max(at.distance(p[q]));
+                moved_sq = moved_sq.max(at.distance_squared(p[q]));
                 p[q] = at;
             }
         }
     }
-    Pass { worst, hinges_met }
+    Pass {
+        worst: worst.max(moved_sq.sqrt()),
+        hinges_met,
+    }
 }
 
 #[inline]
@@ -610,6 +616,64 @@ pub(super) fn arc(from: Vec3A, to: Vec3A) -> Quat {
     }
 }
 
+/// [`arc`]'s usual case left at the length it comes out at, for a turn that goes into a
+/// product normalized anyway (its length would only divide out again); `None` where `arc`
+/// takes another case, or where the length squared could overflow.
+#[inline]
+pub(super) fn arc_unscaled(from: Vec3A, to: Vec3A) -> Option<Quat> {
+    let ll = (from.length_squared() * to.length_squared()).sqrt();
+    let w = ll + from.dot(to);
+    (ll > 1e-30 && ll < 1e18 && w >= ll * 1e-6).then(|| {
+        let c = from.cross(to);
+        Quat::from_xyzw(c.x, c.y, c.z, w)
+    })
+}
+
+/// The turn [`arc`] makes, kept as what it does to a vector: `v + k1 b × v + k2 b × (b × v)`
+/// (Rodrigues' formula for the least turn, `b` the cross product of the directions). A
+/// turn applied to points and never needed as a quaternion skips the square root and
+/// division that bring the quaternion to unit length: the limb aim turns every particle
+/// of a limb by it, after a chain of square roots the whole limb waits on.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ArcTurn {
+    b: Vec3A,
+    k1: f32,
+    k2: f32,
+}
+
+impl ArcTurn {
+    /// The turn from `from` to `to`, whose lengths the caller knows already.
+    #[inline]
+    pub fn between(from: Vec3A, to: Vec3A, from_len: f32, to_len: f32) -> ArcTurn {
+        let ll = from_len * to_len;
+        let w = ll + from.dot(to);
+        // Past about 170 degrees `w` is a difference of nearly equal terms, too rough to
+        // scale by; the unit quaternion of `arc` (whose `v + 2w b × v + 2 b × (b × v)` is
+        // the same formula) handles those and every degenerate case.
+        if ll.is_finite() && ll > 1e-30 && w >= 1e-2 * ll {
+            let k1 = 1.0 / ll;
+            ArcTurn {
+                b: from.cross(to),
+                k1,
+                k2: k1 / w,
+            }
+        } else {
+            let q = arc(from, to);
+            ArcTurn {
+                b: Vec3A::new(q.x, q.y, q.z),
+                k1: 2.0 * q.w,
+                k2: 2.0,
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub fn apply(&self, v: Vec3A) -> Vec3A {
+        let t = self.b.cross(v);
+        v + t * self.k1 + self.b.cross(t) * self.k2
+    }
+}
+
 /// [`arc`] between unit directions (or zero ones, which give the identity): one square root
 /// fewer. A limb is rebuilt down chains of bones, each turned from its parent's result, so
 /// every square root in the turn is one the next bone waits on.
@@ -666,6 +730,7 @@ pub(super) fn twist_about(q: Quat, axis: Vec3A) -> Quat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::math::rotate;
 
     #[test]
     fn soft_correction_is_c1() {
@@ -969,6 +1034,49 @@ mod tests {
         assert_eq!(arc_unit(Vec3A::ZERO, Vec3A::X), Quat::IDENTITY);
         assert_eq!(arc_unit(Vec3A::Y, Vec3A::ZERO), Quat::IDENTITY);
         assert_eq!(arc_unit(Vec3A::Y, Vec3A::NAN), Quat::IDENTITY);
+    }
+
+    /// The turn kept as Rodrigues' formula, and the arc left at its length, turn as `arc`
+    /// does: nearly opposite, tiny and huge directions too, and the zero one (no turn).
+    #[test]
+    fn arc_turn_and_unscaled_arc_turn_as_arc_does() {
+        let dirs = [
+            Vec3A::new(1.0, 2.0, 3.0),
+            Vec3A::new(-2.0, 0.5, 1.0),
+            Vec3A::new(0.0, -1.0, 0.0),
+            Vec3A::new(1e-3, 1.0, 0.0),
+            Vec3A::new(-1.0, -2.0, -3.0),
+            Vec3A::new(0.02, 1.0, 0.0) * -1e-4,
+            Vec3A::new(3.0, -1.0, 0.5) * 1e7,
+            Vec3A::new(1.0, 1.0, 1.0) * 1e20,
+            Vec3A::ZERO,
+        ];
+        let v = Vec3A::new(0.3, -0.7, 1.1);
+        for a in dirs {
+            for b in dirs {
+                let q = arc(a, b);
+                let turned = ArcTurn::between(a, b, a.length(), b.length()).apply(v);
+                let expected = rotate(q, v);
+                assert!(
+                    turned.abs_diff_eq(expected, 1e-5),
+                    "{a} {b}: {turned} vs {expected}"
+                );
+                match arc_unscaled(a, b) {
+                    Some(r) => {
+                        let r = r.normalize();
+                        assert!(r.abs_diff_eq(q, 1e-6), "{a} {b}: {r} vs {q}");
+                    }
+                    // Only the cases `arc` treats apart, and lengths that could overflow.
+                    None => {
+                        let ll = a.length() * b.length();
+                        assert!(
+                            !(ll > 1e-30 && ll < 1e18) || a.normalize().dot(b.normalize()) < -0.99,
+                            "{a} {b}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! The posed spine is fixed here; reconstruction is in `reconstruct.rs`.
 
 use super::constraint::{
-    Constraint, Hinges, Op, arc, compile, frame_of, relax, soft_correction, tripod_point,
+    ArcTurn, Constraint, Hinges, Op, compile, frame_of, relax, soft_correction, tripod_point,
 };
 use super::goals::FrameGoals;
 use super::plan::Topology;
@@ -1583,7 +1583,7 @@ fn aim(
     if !from_len.is_finite() || from_len <= 1e-9 || !to_len.is_finite() {
         return;
     }
-    let turn = arc(from, to);
+    let turn = ArcTurn::between(from, to, from_len, to_len);
     let axis = if to_len > 1e-9 {
         to / to_len
     } else {
@@ -1599,7 +1599,7 @@ fn aim(
         1.0
     };
     for x in &mut p[step.first as usize..step.end as usize] {
-        let y = rotate(turn, *x - c);
+        let y = turn.apply(*x - c);
         let along = axis * y.dot(axis);
         *x = c + along * scale + (y - along) * widen;
     }

@@ -240,13 +240,13 @@ pub(super) fn aim_bones(
         return None;
     }
     let c = bone.cross(chord);
+    // Left at its length: the product is normalized (`arc_unscaled`).
     let turn = Q {
         x: c.x,
         y: c.y,
         z: c.z,
         w,
-    }
-    .normalize();
+    };
     let rotation = (turn * rotation).normalize();
     Some(Rebuilt {
         delta: (rotation * l.inv_rotation).lanes(),

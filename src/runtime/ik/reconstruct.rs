@@ -3,7 +3,7 @@
 //! transport), then the limbs (projection, minimal twist or two-axis frames), then the
 //! bodies without IK, which follow their parent rigidly.
 
-use super::constraint::{arc, arc_unit, frame_of, twist_about};
+use super::constraint::{arc, arc_unit, arc_unscaled, frame_of, twist_about};
 use super::goals::{FrameGoals, RootPose};
 use super::limb::{BodyKind, LimbBody, LimbPlan};
 use super::rebuild::{self, Rebuild, Rebuilt};
@@ -337,19 +337,24 @@ fn aim_spine_bone(
     // Its rotation as the spine pass left it: unit to rounding only (the pass left the
     // normalization to this one), so its rest bone turns where the body points.
     let bone = rotate(out[b].rotation, pair.local_bone);
+    if !pair.rotation_goal {
+        // Normalized once, after the product: as the lanes do it.
+        let turn = arc_unscaled(bone, chord).unwrap_or_else(|| arc(bone, chord));
+        let rotation = (turn * out[b].rotation).normalize();
+        out[b] = pose(from, rotation, rig, b, &mut scratch.delta);
+        return;
+    }
     let mut turn = arc(bone, chord);
-    if pair.rotation_goal {
-        // The turn's angle is `2 acos |w|`: compared through `|w|`, no arccosine for a
-        // goal's body left within a hair of its child (most of them) or turned well past it.
-        let (still_w, full_w) = ((0.5 * GOAL_AIM_START).cos(), (0.5 * GOAL_AIM_FULL).cos());
-        let w = turn.w.abs().min(1.0);
-        if w >= still_w {
-            return;
-        }
-        if w > full_w {
-            let k = smoothstep(GOAL_AIM_START, GOAL_AIM_FULL, 2.0 * w.acos());
-            turn = Quat::IDENTITY.slerp(turn, k);
-        }
+    // The turn's angle is `2 acos |w|`: compared through `|w|`, no arccosine for a
+    // goal's body left within a hair of its child (most of them) or turned well past it.
+    let (still_w, full_w) = ((0.5 * GOAL_AIM_START).cos(), (0.5 * GOAL_AIM_FULL).cos());
+    let w = turn.w.abs().min(1.0);
+    if w >= still_w {
+        return;
+    }
+    if w > full_w {
+        let k = smoothstep(GOAL_AIM_START, GOAL_AIM_FULL, 2.0 * w.acos());
+        turn = Quat::IDENTITY.slerp(turn, k);
     }
     let rotation = (turn * out[b].rotation).normalize();
     out[b] = pose(from, rotation, rig, b, &mut scratch.delta);
@@ -424,7 +429,9 @@ fn segment_poses(
         if aimed[b] {
             out[b].rotation = rotation;
         } else {
-            out[b] = pose(joint, rotation.normalize(), rig, b, &mut scratch.delta);
+            // The frame is a product of unit turns and the twist, unit to rounding: a
+            // Newton step brings it back without a square root.
+            out[b] = pose(joint, renormalize(rotation), rig, b, &mut scratch.delta);
         }
         scratch.joint[b] = joint;
     }
@@ -631,7 +638,7 @@ pub(super) fn follower_poses(
         let d = delta[parent];
         delta[b] = d;
         out[b] = BodyPose {
-            position: (Vec3A::from(out[parent].position) + d * f.offset).into(),
+            position: (Vec3A::from(out[parent].position) + rotate(d, f.offset)).into(),
             rotation: d * rig.rotation[b],
         };
     }
