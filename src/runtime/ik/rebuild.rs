@@ -271,11 +271,15 @@ pub(super) fn axes(l: &AxisLanes, p: &[Vec3A], delta: &[Quat]) -> Option<Rebuilt
     let joint = V3::gather(l.particle.map(|q| p[q as usize]));
     let child = V3::gather(l.child.map(|q| p[q as usize]));
     let parent = Q::gather(l.parent.map(|b| delta[b as usize]));
-    let axis = (child - joint).normalize_or_zero();
+    let axis = child - joint;
+    let len = axis.dot(axis).sqrt();
     let from = parent.rotate(l.rest_axis);
-    let w = glam::Vec4::ONE + from.dot(axis);
-    // `arc_unit`'s own cases: NaN (fails the test too) and opposite directions.
-    if !w.cmpge(glam::Vec4::splat(1e-6)).all() {
+    let w = len + from.dot(axis);
+    // `axis_turn`'s usual case, each test failed by NaN.
+    let usual = len.cmpgt(glam::Vec4::splat(1e-30))
+        & len.cmplt(glam::Vec4::splat(1e18))
+        & w.cmpge(len * 1e-6);
+    if !usual.all() {
         return None;
     }
     let c = from.cross(axis);
@@ -284,9 +288,8 @@ pub(super) fn axes(l: &AxisLanes, p: &[Vec3A], delta: &[Quat]) -> Option<Rebuilt
         y: c.y,
         z: c.z,
         w,
-    }
-    .normalize();
-    let d = (arc * parent).renormalize();
+    };
+    let d = (arc * parent).normalize();
     let rotation = d * l.rotation;
     let position = joint + rotation.rotate(l.centre_from_pivot);
     Some(Rebuilt {

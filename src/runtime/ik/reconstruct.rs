@@ -531,12 +531,11 @@ fn limb_body_pose(
     // product down the chain instead of three, and the rotation follows from it.
     let turned = match lb.kind {
         BodyKind::Follow if w <= 0.0 => Some(parent_delta),
-        BodyKind::Axis { child, rest_axis } if w <= 0.0 => {
-            let axis = (p[child as usize] - joint).normalize_or_zero();
-            Some(renormalize(
-                arc_unit(rotate(parent_delta, rest_axis), axis) * parent_delta,
-            ))
-        }
+        BodyKind::Axis { child, rest_axis } if w <= 0.0 => Some(axis_turn(
+            parent_delta,
+            rest_axis,
+            p[child as usize] - joint,
+        )),
         _ => None,
     };
     if let Some(d) = turned {
@@ -581,6 +580,24 @@ fn limb_body_pose(
     // drifting down the tree.
     let rotation = renormalize(rotation);
     out[b] = pose(joint, rotation, rig, b, delta);
+}
+
+/// `parent_delta` turned by the least arc taking its rest axis (turned with it) onto
+/// `axis`. The arc is left at the length `|axis|` gives it, `(from × axis, |axis| + from ·
+/// axis)`, and the product normalized once: down a limb each body waits on its parent's
+/// delta, and this way it waits on one normalization, not on the axis's, the arc's and a
+/// Newton step after the product. The lanes (`rebuild::axes`) do the same arithmetic.
+#[inline(always)]
+fn axis_turn(parent_delta: Quat, rest_axis: Vec3A, axis: Vec3A) -> Quat {
+    let from = rotate(parent_delta, rest_axis);
+    let len = axis.length();
+    let w = len + from.dot(axis);
+    if len > 1e-30 && len < 1e18 && w >= len * 1e-6 {
+        let c = from.cross(axis);
+        (Quat::from_xyzw(c.x, c.y, c.z, w) * parent_delta).normalize()
+    } else {
+        renormalize(arc_unit(from, axis.normalize_or_zero()) * parent_delta)
+    }
 }
 
 /// `from` turned toward `goal` by `weight` (0 keeps `from`).
