@@ -648,14 +648,15 @@ impl ArcTurn {
         let ll = from_len * to_len;
         let w = ll + from.dot(to);
         // Past about 170 degrees `w` is a difference of nearly equal terms, too rough to
-        // scale by; the unit quaternion of `arc` (whose `v + 2w b × v + 2 b × (b × v)` is
-        // the same formula) handles those and every degenerate case.
-        if ll.is_finite() && ll > 1e-30 && w >= 1e-2 * ll {
-            let k1 = 1.0 / ll;
+        // scale by, and `ll w` must neither overflow nor underflow; the unit quaternion of
+        // `arc` (whose `v + 2w b × v + 2 b × (b × v)` is the same formula) handles those
+        // and every degenerate case.
+        if ll > 1e-15 && ll < 1e18 && w >= 1e-2 * ll {
+            // Two divisions side by side rather than one after the other.
             ArcTurn {
                 b: from.cross(to),
-                k1,
-                k2: k1 / w,
+                k1: 1.0 / ll,
+                k2: 1.0 / (ll * w),
             }
         } else {
             let q = arc(from, to);
@@ -1049,6 +1050,8 @@ mod tests {
             Vec3A::new(0.02, 1.0, 0.0) * -1e-4,
             Vec3A::new(3.0, -1.0, 0.5) * 1e7,
             Vec3A::new(1.0, 1.0, 1.0) * 1e20,
+            Vec3A::new(0.5, -1.0, 2.0) * 1e-12,
+            Vec3A::new(2.0, 1.0, -1.0) * 1e12,
             Vec3A::ZERO,
         ];
         let v = Vec3A::new(0.3, -0.7, 1.1);
@@ -1066,9 +1069,10 @@ mod tests {
                         let r = r.normalize();
                         assert!(r.abs_diff_eq(q, 1e-6), "{a} {b}: {r} vs {q}");
                     }
-                    // Only the cases `arc` treats apart, and lengths that could overflow.
+                    // Only the cases `arc` treats apart (its product of squared lengths
+                    // under- or overflowing too), and lengths that could overflow.
                     None => {
-                        let ll = a.length() * b.length();
+                        let ll = (a.length_squared() * b.length_squared()).sqrt();
                         assert!(
                             !(ll > 1e-30 && ll < 1e18) || a.normalize().dot(b.normalize()) < -0.99,
                             "{a} {b}"

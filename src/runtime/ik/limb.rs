@@ -1578,7 +1578,14 @@ fn aim(
     if total.is_nan() || total <= 0.0 {
         return;
     }
-    let (from, to) = (now / total - c, goal / total - c);
+    // One goal at full weight (the usual aim) divides by one: skipped, for the same
+    // numbers without a division for the whole limb to wait on.
+    let (now, goal) = if total == 1.0 {
+        (now, goal)
+    } else {
+        (now / total, goal / total)
+    };
+    let (from, to) = (now - c, goal - c);
     let (from_len, to_len) = (from.length(), to.length());
     if !from_len.is_finite() || from_len <= 1e-9 || !to_len.is_finite() {
         return;
@@ -1594,7 +1601,9 @@ fn aim(
     // for a nearly straight limb leaves it in a line it cannot bend out of; widen them as
     // much as the squash shortens, up to `max_widen`.
     let widen = if scale < 1.0 && max_widen > 1.0 {
-        (1.0 / scale.max(1e-6)).sqrt().min(max_widen)
+        // `sqrt(1 / scale)` from the lengths themselves: the particles wait on one division
+        // here, not two.
+        (from_len / to_len).min(1e6).sqrt().min(max_widen)
     } else {
         1.0
     };
