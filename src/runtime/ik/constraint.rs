@@ -1009,19 +1009,22 @@ mod tests {
         }
     }
 
+    /// Directions the arc tests turn between: general ones, an axis, one nearly along
+    /// another, and one opposite the first.
+    const PLAIN_DIRECTIONS: [Vec3A; 5] = [
+        Vec3A::new(1.0, 2.0, 3.0),
+        Vec3A::new(-2.0, 0.5, 1.0),
+        Vec3A::new(0.0, -1.0, 0.0),
+        Vec3A::new(1e-3, 1.0, 0.0),
+        Vec3A::new(-1.0, -2.0, -3.0),
+    ];
+
     /// The unit-direction arc turns as the general one does, and gives the identity for a
     /// zero or non-finite direction and a half turn for opposite ones.
     #[test]
     fn arc_unit_matches_arc() {
-        let dirs = [
-            Vec3A::new(1.0, 2.0, 3.0),
-            Vec3A::new(-2.0, 0.5, 1.0),
-            Vec3A::new(0.0, -1.0, 0.0),
-            Vec3A::new(1e-3, 1.0, 0.0),
-            Vec3A::new(-1.0, -2.0, -3.0),
-        ];
-        for a in dirs {
-            for b in dirs {
+        for a in PLAIN_DIRECTIONS {
+            for b in PLAIN_DIRECTIONS {
                 let (u, v) = (a.normalize(), b.normalize());
                 let (q, r) = (arc_unit(u, v), arc(a, b));
                 assert!((q.length() - 1.0).abs() < 1e-5, "{a} {b}");
@@ -1041,22 +1044,20 @@ mod tests {
     /// does: nearly opposite, tiny and huge directions too, and the zero one (no turn).
     #[test]
     fn arc_turn_and_unscaled_arc_turn_as_arc_does() {
-        let dirs = [
-            Vec3A::new(1.0, 2.0, 3.0),
-            Vec3A::new(-2.0, 0.5, 1.0),
-            Vec3A::new(0.0, -1.0, 0.0),
-            Vec3A::new(1e-3, 1.0, 0.0),
-            Vec3A::new(-1.0, -2.0, -3.0),
-            Vec3A::new(0.02, 1.0, 0.0) * -1e-4,
-            Vec3A::new(3.0, -1.0, 0.5) * 1e7,
-            Vec3A::new(1.0, 1.0, 1.0) * 1e20,
-            Vec3A::new(0.5, -1.0, 2.0) * 1e-12,
-            Vec3A::new(2.0, 1.0, -1.0) * 1e12,
-            Vec3A::ZERO,
-        ];
+        let dirs: Vec<Vec3A> = PLAIN_DIRECTIONS
+            .into_iter()
+            .chain([
+                Vec3A::new(0.02, 1.0, 0.0) * -1e-4,
+                Vec3A::new(3.0, -1.0, 0.5) * 1e7,
+                Vec3A::new(1.0, 1.0, 1.0) * 1e20,
+                Vec3A::new(0.5, -1.0, 2.0) * 1e-12,
+                Vec3A::new(2.0, 1.0, -1.0) * 1e12,
+                Vec3A::ZERO,
+            ])
+            .collect();
         let v = Vec3A::new(0.3, -0.7, 1.1);
-        for a in dirs {
-            for b in dirs {
+        for &a in &dirs {
+            for &b in &dirs {
                 let q = arc(a, b);
                 let turned = ArcTurn::between(a, b, a.length(), b.length()).apply(v);
                 let expected = rotate(q, v);
