@@ -4,6 +4,7 @@
 //! nothing of GUI or GPU and are all a game needs (`default-features = false`). [`render`]
 //! (wgpu) and [`editor`] (eframe/egui) exist with the default `editor` feature.
 
+pub mod check;
 pub mod cli;
 #[cfg(feature = "editor")]
 pub mod editor;

@@ -11,6 +11,7 @@ use anymorph::runtime::eval::Goals;
 use anymorph::runtime::ik::{ConstraintKind, IkPhase, IkSolver, IkTuning};
 use anymorph::runtime::math::rotation_angle_between;
 use anymorph::runtime::pose::BodyPose;
+use anymorph::zoo::Family;
 use glam::{Quat, Vec3};
 
 fn solve(c: &Creature, goals: &Goals) -> (Vec<BodyPose>, IkSolver) {
@@ -598,7 +599,7 @@ fn an_arm_straightens_softly_as_its_goal_passes_its_reach() {
 /// the fork's body and the necks.
 fn forked_necks() -> (Creature, usize, Vec<usize>) {
     for seed in 1..200 {
-        let c = anymorph::zoo::generate(seed).unwrap();
+        let c = anymorph::zoo::generate_family(seed, Family::Classic).unwrap();
         for s in 0..c.len() {
             let necks: Vec<usize> = c
                 .children(s)
@@ -776,7 +777,7 @@ fn a_hand_sent_into_the_belly_stays_on_its_surface() {
 /// spine body moves much farther per step than the goal.
 #[test]
 fn a_pull_near_the_root_does_not_swing_the_spine_ahead() {
-    let c = anymorph::zoo::generate(31).unwrap();
+    let c = anymorph::zoo::generate_family(31, Family::Classic).unwrap();
     let hand = c
         .find("hand2_l")
         .expect("zoo creature 31 has a third left hand");

@@ -12,6 +12,7 @@ use anymorph::runtime::ik::IkTuning;
 use anymorph::runtime::math::rotation_angle_between;
 use anymorph::runtime::pipeline::PoseStage;
 use anymorph::runtime::pose::BodyPose;
+use anymorph::zoo::Family;
 use glam::{Quat, Vec3};
 use std::sync::Arc;
 
@@ -316,7 +317,7 @@ fn a_passive_trunk_carries_its_heads_without_whipping_them() {
     let clip = Arc::new(common::clip("reach_target").clone());
     let config = anymorph::validation::ValidationConfig::default();
     for seed in [96, 142, 167, 196] {
-        let creature = Arc::new(anymorph::zoo::generate(seed).unwrap());
+        let creature = Arc::new(anymorph::zoo::generate_family(seed, Family::Classic).unwrap());
         let passive = |name: &str| {
             let b = creature
                 .bodies()
@@ -391,7 +392,7 @@ fn a_free_limb_rests_on_the_trunk_instead_of_sinking_into_it() {
             "pick_up_prone",
         ),
         (
-            Arc::new(anymorph::zoo::generate(136).unwrap()),
+            Arc::new(anymorph::zoo::generate_family(136, Family::Classic).unwrap()),
             "reach_target",
         ),
     ];
@@ -429,7 +430,7 @@ fn a_free_limb_rests_on_the_trunk_instead_of_sinking_into_it() {
 #[test]
 fn free_limbs_hanging_near_each_other_turn_aside_without_shaking() {
     let config = anymorph::validation::ValidationConfig::default();
-    let zoo = Arc::new(anymorph::zoo::generate(103).unwrap());
+    let zoo = Arc::new(anymorph::zoo::generate_family(103, Family::Classic).unwrap());
     let zoo_arms = [("arm0_0_r", "arm1_0"), ("arm0_0_l", "arm1_0")];
     // The last: clip whose limbs are only checked for shaking (the zoo creature's middle
     // hand still sinks into its front arm as it picks up, less deep than before).

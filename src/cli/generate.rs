@@ -1,12 +1,16 @@
 //! `anymorph generate`: a random plausible creature, deterministic by seed.
 
 use crate::io::save_creature;
-use crate::zoo::generate as make;
+use crate::zoo::{Family, generate as make, generate_family};
 use anyhow::{Context, Result};
 use std::path::Path;
 
-pub(super) fn generate(seed: u64, out: &Path) -> Result<()> {
-    let creature = make(seed).with_context(|| format!("seed {seed} made an invalid creature"))?;
+pub(super) fn generate(seed: u64, family: Option<Family>, out: &Path) -> Result<()> {
+    let creature = match family {
+        Some(f) => generate_family(seed, f),
+        None => make(seed),
+    }
+    .with_context(|| format!("seed {seed} made an invalid creature"))?;
     save_creature(out, &creature)?;
     say!(
         "wrote {}: {} bodies, {} legs, {} graspers",

@@ -20,6 +20,7 @@ macro_rules! say_raw {
 
 mod bake;
 mod bench;
+mod check;
 #[cfg(not(feature = "editor"))]
 mod demo;
 mod eval;
@@ -118,6 +119,10 @@ pub enum Command {
         seed: u64,
         #[arg(long)]
         out: PathBuf,
+        /// Only this morphology family (classic, lopsided, splayed, staggered, anywhere,
+        /// jointed, proportions, many-legs, limbs-on-limbs); the default mix otherwise.
+        #[arg(long)]
+        family: Option<crate::zoo::Family>,
     },
     /// The validation grid: every clip on every creature and variant, checked, with a report.
     Validate {
@@ -130,6 +135,9 @@ pub enum Command {
         random: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Only zoo creatures of this family (the default mix otherwise).
+        #[arg(long)]
+        family: Option<crate::zoo::Family>,
         #[arg(long)]
         report: PathBuf,
         /// Thresholds (`*.validation.json`); the defaults otherwise.
@@ -181,6 +189,33 @@ pub enum Command {
         /// Goals: `{ "root": {...} (optional), "goals": [ { "body", "position", "rotation", "weight" } ] }`.
         #[arg(long)]
         goals: PathBuf,
+    },
+    /// The IK's or the gait's contracts over generated creatures (and creature files), a
+    /// report per morphology family; exit status 1 when a target is missed.
+    Check {
+        #[arg(value_enum)]
+        what: check::CheckWhat,
+        /// This many zoo creatures, seeds SEED, SEED + 1, …
+        #[arg(long, default_value_t = 0)]
+        random: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Only this family (the default mix otherwise).
+        #[arg(long)]
+        family: Option<crate::zoo::Family>,
+        /// Also every creature file in this folder (*.creature.json, *.glb, *.gltf).
+        #[arg(long)]
+        creatures: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+        /// Write each missed IK goal set here (the creature, and goals for `anymorph solve`).
+        #[arg(long)]
+        failures: Option<PathBuf>,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Bent goal sets per creature (IK).
+        #[arg(long)]
+        sets: Option<usize>,
     },
     /// Microseconds per creature-frame, whole pipeline and per stage, over a mix of the
     /// sample creatures and clips.
@@ -289,12 +324,13 @@ fn run(cli: Cli) -> Result<()> {
             json,
         }) => variants::variants(&creature, &clip, json),
         Some(Command::Solve { creature, goals }) => solve::solve_cmd(&creature, &goals),
-        Some(Command::Generate { seed, out }) => generate::generate(seed, &out),
+        Some(Command::Generate { seed, out, family }) => generate::generate(seed, family, &out),
         Some(Command::Validate {
             clips,
             creatures,
             random,
             seed,
+            family,
             report,
             config,
             threads,
@@ -304,6 +340,7 @@ fn run(cli: Cli) -> Result<()> {
             creatures,
             random,
             seed,
+            family,
             report,
             config,
             threads: threads.max(1),
@@ -338,6 +375,27 @@ fn run(cli: Cli) -> Result<()> {
             json,
             reduce,
             reduce_channel: &reduce_channel,
+        }),
+        Some(Command::Check {
+            what,
+            random,
+            seed,
+            family,
+            creatures,
+            json,
+            failures,
+            threads,
+            sets,
+        }) => check::check_cmd(check::CheckArgs {
+            what,
+            random,
+            seed,
+            family,
+            creatures,
+            json,
+            failures,
+            threads,
+            sets,
         }),
         Some(Command::Bench {
             creatures,

@@ -15,6 +15,8 @@ pub(super) struct ValidateArgs {
     pub creatures: PathBuf,
     pub random: usize,
     pub seed: u64,
+    /// Only this family of the zoo (the default mix otherwise).
+    pub family: Option<crate::zoo::Family>,
     pub report: PathBuf,
     pub config: Option<PathBuf>,
     pub threads: usize,
@@ -59,7 +61,11 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
     for i in 0..args.random as u64 {
         let seed = args.seed.wrapping_add(i);
         creatures.push(Arc::new(
-            crate::zoo::generate(seed).with_context(|| format!("zoo seed {seed}"))?,
+            match args.family {
+                Some(f) => crate::zoo::generate_family(seed, f),
+                None => crate::zoo::generate(seed),
+            }
+            .with_context(|| format!("zoo seed {seed}"))?,
         ));
     }
     if clips.is_empty() || creatures.is_empty() {

@@ -100,8 +100,9 @@ impl ThumbnailRenderer {
 }
 
 /// The creature in `pose` (world space), framed from the front-left and a little above,
-/// the way a tester first looks at a creature in the editor.
-fn scene(
+/// the way a tester first looks at a creature in the editor; `culprit` in red and `other` in
+/// orange (empty names colour nothing).
+pub fn scene(
     creature: &Creature,
     pose: &[crate::runtime::pose::BodyPose],
     (culprit, other): (&str, &str),
