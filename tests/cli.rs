@@ -391,3 +391,47 @@ fn a_reader_closing_the_pipe_early_ends_the_command_quietly() {
     assert!(out.status.success(), "{:?}: {stderr}", out.status);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// `generate --family` draws from one morphology family, the same creature for the same seed;
+/// an unknown family is an error that lists the families.
+#[test]
+fn generate_draws_from_a_named_family() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("crab.creature.json");
+    let out = out.to_str().unwrap();
+    let run = anymorph(&[
+        "generate", "--seed", "3", "--family", "splayed", "--out", out,
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let v = json_of(&["info", out, "--json"]);
+    assert_eq!(v["name"], "zoo_splayed_3");
+    assert!(v["legs"].as_u64().unwrap() >= 4, "{v}");
+    let bad = anymorph(&[
+        "generate", "--seed", "3", "--family", "octopus", "--out", out,
+    ]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("limbs-on-limbs") && err.contains("octopus"),
+        "{err}"
+    );
+}
+
+/// `check ik` over a few generated creatures: a row per family in the default mix, the
+/// figures as JSON with `--json`, exit status 0 when the targets are met.
+#[test]
+fn check_ik_reports_a_row_per_family() {
+    let v = json_of(&[
+        "check", "ik", "--random", "9", "--seed", "1", "--json", "--sets", "4",
+    ]);
+    let rows = v["families"].as_array().unwrap();
+    assert_eq!(rows.len(), 10, "nine families and all: {v}");
+    assert_eq!(rows[9]["family"], "all");
+    assert_eq!(rows[9]["creatures"], 9);
+    assert!(rows[9]["reach_sets"].as_u64().unwrap() > 30, "{v}");
+    assert_eq!(v["passed"], true, "{v}");
+}

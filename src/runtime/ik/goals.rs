@@ -2,11 +2,16 @@
 //! body goal turned into a 3-DOF goal at its joint (delegated goals at their spine
 //! parent's joint), blended from the root-relative rest pose by the goal weights.
 
-use super::constraint::arc;
+use super::constraint::{arc, frame_of, hinge_point};
+use super::limb::Anchor;
 use super::plan::Plan;
 use super::setup::{NONE, Rig};
 use crate::runtime::eval::Goals;
-use crate::runtime::math::rotate;
+use crate::runtime::math::{rotate, smoothstep};
+
+/// See `FrameGoals::reachable_joints`.
+const CONE_EASE: f32 = 0.1;
+
 use glam::{Quat, Vec3A};
 
 /// The empty sum of rotation goals.
@@ -80,6 +85,100 @@ impl FrameGoals {
         } else {
             self.prepare_shared(plan, rig, goals, root);
         }
+        if plan.limbs.turned_pins {
+            self.reachable_joints(plan, root);
+        }
+    }
+
+    /// A limb body sent somewhere with no rotation of its own takes the turn its limb
+    /// takes toward the goal (see [`FrameGoals::turn_toward_position`]), and that turn puts
+    /// its joint goal. Where the limb bends otherwise, the turn can put the joint out of the
+    /// limb's reach though the body's centre is well within it: a wing tip or a foot whose
+    /// centre lies off its joint, sent where its limb bends at rest, missed by up to 24 % of
+    /// the limb's length (3 % of such goal sets on the zoo). Any turn of the body about its
+    /// centre goal is as good a way to get there, so the body turns about its centre goal,
+    /// as little as it must, until its joint is where the limb can hold it: within the
+    /// farthest its bones reach from what it hangs from (at rest relative to the root; with
+    /// their stretch, for a limb's only goal), and no nearer than they allow.
+    ///
+    /// Measured from the body lying in line with the limb (its joint toward what the limb
+    /// hangs from), the turns that keep the joint within reach are a cone. Near full reach it
+    /// opens as the square root of how far inside the reach the centre goal is: taking a turn
+    /// out of the cone to its edge, a goal coming inside the reach swung the body (and the
+    /// limb) as that square root, a scorpion's pedipalp jittering as it danced. A body at
+    /// `angle` outside a cone of `cone` goes to `cone² / angle` instead: the edge when it
+    /// is just outside (no jump as its joint leaves the reach), and in step with the goal
+    /// near the cone's tip. A joint within reach is never moved, so rest goals give the rest
+    /// pose. Beyond reach the body lies in line and the limb reaches toward the goal, easing
+    /// back to its own turn over half the limb's reach farther out.
+    fn reachable_joints(&mut self, plan: &Plan, root: &RootPose) {
+        let limbs = &plan.limbs;
+        for (k, (&q, &(anchor, reach))) in limbs.pinned.iter().zip(&limbs.reach).enumerate() {
+            let t = limbs.particles[q as usize].goal_body as usize;
+            if self.rotation_weight[t] > 0.0 || self.position_weight[t] <= 0.0 {
+                continue;
+            }
+            let from = match anchor {
+                Anchor::Pin(i) => {
+                    let pin = limbs.pinned[i as usize] as usize;
+                    self.joint[limbs.particles[pin].goal_body as usize]
+                }
+                Anchor::Attachment(a) => root.point(limbs.particles[a as usize].rest),
+            };
+            let (joint, centre) = (self.joint[t], self.centre[t]);
+            let radius = centre.distance(joint);
+            let apart = centre.distance(from);
+            if !(radius > 0.0 && apart > 0.0) {
+                continue;
+            }
+            // A limb's only goal is reached by stretching its bones up to their limit.
+            let reach = if limbs.single_pin[k] {
+                reach * limbs.max_stretch
+            } else {
+                reach
+            };
+            let at = if joint.distance(from) < limbs.near[k] {
+                // Nearer than a one-bone path can fold: the nearest point it can hold.
+                let (at, met) = hinge_point(from, centre, limbs.near[k], radius, joint);
+                if !met {
+                    continue;
+                }
+                at
+            } else {
+                // Turns are measured from the body lying in line, its joint toward `from`.
+                let toward = (from - centre) / apart;
+                let now = (joint - centre) / radius;
+                let angle = now.dot(toward).clamp(-1.0, 1.0).acos();
+                let cone = if apart + radius <= reach {
+                    std::f32::consts::PI
+                } else if apart >= reach + radius {
+                    0.0
+                } else {
+                    ((apart * apart + radius * radius - reach * reach) / (2.0 * apart * radius))
+                        .clamp(-1.0, 1.0)
+                        .acos()
+                };
+                let allowed = if apart >= reach + radius {
+                    // Out of reach: in line, easing back to its own turn farther out.
+                    angle * smoothstep(reach + radius, reach + radius + 0.5 * reach, apart)
+                } else if angle > cone {
+                    let k = CONE_EASE;
+                    cone * (cone / angle).powf(k / (k + cone))
+                } else {
+                    continue;
+                };
+                let side = (now - toward * now.dot(toward))
+                    .try_normalize()
+                    .unwrap_or_else(|| toward.any_orthonormal_vector());
+                centre + (toward * allowed.cos() + side * allowed.sin()) * radius
+            };
+            if !at.is_finite() {
+                continue;
+            }
+            let turn = arc(joint - centre, at - centre);
+            self.joint[t] = at;
+            self.rotation_used[t] = (turn * self.rotation_used[t]).normalize();
+        }
     }
 
     fn grow(&mut self, n: usize) {
@@ -101,7 +200,7 @@ impl FrameGoals {
     /// than summed over all sources in a pass per step. The sums start from zero as in
     /// [`FrameGoals::prepare_shared`], so both give the same goals to the bit.
     fn prepare_sole(&mut self, plan: &Plan, rig: &Rig, goals: &Goals, root: &RootPose) {
-        for (s, &pivot) in plan.sources.iter().zip(&plan.turn_about) {
+        for (k, (s, &pivot)) in plan.sources.iter().zip(&plan.turn_about).enumerate() {
             let (b, t) = (s.body as usize, s.target as usize);
             let (rotation_sum, rotation_weight) = match goals.rotation(b).filter(|_| s.rotation) {
                 Some((q, w)) => (NO_ROTATION + q * s.source_to_target * w, 0.0 + w),
@@ -114,7 +213,8 @@ impl FrameGoals {
             };
             let c = Vec3A::from(c);
             let (centre_sum, total) = (Vec3A::ZERO + c * w, 0.0 + w);
-            self.turn_toward_position(t, pivot, centre_sum, total, rig, root, || {
+            let partner = partner_goal(plan.turn_with[k], rig, goals, root);
+            self.turn_toward_position(t, pivot, centre_sum, total, rig, root, partner, || {
                 (Vec3A::ZERO + root.point(rig.centre[b]) * w) / (0.0 + w)
             });
             let joint_sum =
@@ -181,7 +281,8 @@ impl FrameGoals {
                 sum / weight
             };
             let (centre_sum, total) = (self.centre_sum[k], self.position_weight[t]);
-            self.turn_toward_position(t, pivot, centre_sum, total, rig, root, rest_centre);
+            let partner = partner_goal(plan.turn_with[k], rig, goals, root);
+            self.turn_toward_position(t, pivot, centre_sum, total, rig, root, partner, rest_centre);
         }
         for s in plan.sources.iter().filter(|s| s.position) {
             let (b, t, k) = (s.body as usize, s.target as usize, s.slot as usize);
@@ -226,6 +327,12 @@ impl FrameGoals {
     /// about its own joint, which the root carries: it has no other way toward its goal (a
     /// floater's crown breathing on its bell). `own_rest_centre` is the rest centre of the
     /// target's sources, averaged as their goals are.
+    ///
+    /// Two ends of one limb sent somewhere this way (a forked leg's two feet) turn as one:
+    /// by the turn that carries the pair of their rest directions from the shoulder onto
+    /// the pair of directions to their goals. Each turned by its own least arc, the two
+    /// feet's joints were put where no knee joins them (a forked leg missed by up to 11 %
+    /// of its length). `partner`: the other end's rest centre and goal, blended by weight.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn turn_toward_position(
@@ -236,6 +343,7 @@ impl FrameGoals {
         total: f32,
         rig: &Rig,
         root: &RootPose,
+        partner: Option<(Vec3A, Vec3A)>,
         own_rest_centre: impl FnOnce() -> Vec3A,
     ) {
         if self.rotation_weight[t] > 0.0 || total <= 0.0 || pivot == NONE {
@@ -249,7 +357,12 @@ impl FrameGoals {
             root.point(rig.centre[t])
         };
         let goal = rest_centre.lerp(centre_sum / total, total.min(1.0));
-        let turn = arc(rest_centre - shoulder, goal - shoulder);
+        let (from, to) = (rest_centre - shoulder, goal - shoulder);
+        let paired = partner.and_then(|(rest, at)| {
+            let rest_frame = frame_of(from, rest - shoulder)?;
+            Some(frame_of(to, at - shoulder)? * rest_frame.conjugate())
+        });
+        let turn = paired.unwrap_or_else(|| arc(from, to));
         self.rotation_used[t] = (turn * self.rotation_used[t]).normalize();
     }
 
@@ -282,6 +395,19 @@ impl FrameGoals {
             self.position_weight[t] = w;
         }
     }
+}
+
+/// The rest centre and the (weight-blended) centre goal of a target another turns with, or
+/// `None` for `NONE` or a target without a position goal this frame.
+#[inline(always)]
+fn partner_goal(partner: u32, rig: &Rig, goals: &Goals, root: &RootPose) -> Option<(Vec3A, Vec3A)> {
+    if partner == NONE {
+        return None;
+    }
+    let p = partner as usize;
+    let (at, w) = goals.position(p)?;
+    let rest = root.point(rig.centre[p]);
+    Some((rest, rest.lerp(Vec3A::from(at), w.min(1.0))))
 }
 
 #[cfg(test)]
@@ -339,6 +465,9 @@ mod tests {
                 shortcut.prepare(&plan, &rig, &goals, &root);
                 summed.grow(rig.len());
                 summed.prepare_shared(&plan, &rig, &goals, &root);
+                if plan.limbs.turned_pins {
+                    summed.reachable_joints(&plan, &root);
+                }
                 for (&t, &pivot) in plan.targets.iter().zip(&plan.turn_about) {
                     let t = t as usize;
                     let (a, b) = (&shortcut, &summed);

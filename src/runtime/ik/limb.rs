@@ -87,6 +87,8 @@ pub(super) struct LimbParticle {
     pub body: u32,
     /// The body whose joint goal pins it, or `NONE`.
     pub goal_body: u32,
+    /// Where it is at rest: the body's pivot.
+    pub rest: Vec3A,
     pub parent: u16,
     pub limb: u16,
     pub rest_len: f32,
@@ -98,6 +100,10 @@ pub(super) struct LimbParticle {
     pub subtree_end: u16,
     /// In a limb with one pinned particle: on the path from the attachment to it.
     pub on_pin_path: bool,
+    /// Its index in [`LimbPlan::pinned`], or [`NO_PARTICLE`].
+    pub pin: u16,
+    /// It or a particle below it is pinned: the reaching sweeps move it toward a goal.
+    pub toward_pin: bool,
 }
 
 /// Where a pinned particle's reach is measured from.
@@ -117,6 +123,9 @@ pub(super) struct LimbScratch {
     stretch: Vec<f32>,
     /// Per particle: how far the stretch moved it.
     moved: Vec<Vec3A>,
+    /// Per particle: the sum and count of where its pinned children would put it (the
+    /// reaching sweeps, `reach.rs`).
+    sweep: Vec<(Vec3A, f32)>,
     /// Per obstacle of the plan: its posed centre and half axis, and one over the half
     /// axis's squared length.
     obstacles: Vec<(Vec3A, Vec3A, f32)>,
@@ -299,6 +308,10 @@ pub(super) struct LimbPlan {
     pub near: Vec<f32>,
     /// Per pinned particle: it is its limb's only one, so the limb may stretch toward it.
     pub single_pin: Vec<bool>,
+    /// Some pinned particle's body has a position goal and no rotation goal: its joint goal
+    /// comes from a turn the goals guess, and may have to be brought within reach
+    /// (`FrameGoals::reachable_joints`).
+    pub turned_pins: bool,
     /// Reconstruction order: parents first, the limbs' bodies taken in turn.
     pub bodies: Vec<LimbBody>,
     /// How the rebuild takes `bodies`: one by one or four alike at once, depth by depth
@@ -556,23 +569,26 @@ impl Builder<'_, '_> {
                 .find(|&b| topo.position_target[b as usize])
                 .unwrap_or(NONE)
         };
+        let rest = rig.pivot[body as usize];
         let (rest_len, rest_axis) = if parent == NO_PARTICLE {
             (0.0, Vec3A::ZERO)
         } else {
-            let from = rig.pivot[self.plan.particles[parent as usize].body as usize];
-            let axis = rig.pivot[body as usize] - from;
+            let axis = rest - self.plan.particles[parent as usize].rest;
             (axis.length(), axis)
         };
         self.plan.particles.push(LimbParticle {
             body,
             goal_body,
+            rest,
             parent,
             limb,
             rest_len,
             rest_axis,
-            from_spine: rig.pivot[body as usize] - rig.centre[spine_body],
+            from_spine: rest - rig.centre[spine_body],
             subtree_end: idx + 1,
             on_pin_path: false,
+            pin: NO_PARTICLE,
+            toward_pin: false,
         });
         self.members.push(Vec::new());
         for &member in bodies {
@@ -600,8 +616,7 @@ impl Builder<'_, '_> {
     /// Per particle: a joint with one IK child whose two bones meet at more than
     /// [`HINGE_MIN_BEND`] at rest, so a hinge there keeps a clear side to bend to.
     fn bent_at_rest(&self) -> Vec<bool> {
-        let rig = self.topo.rig;
-        let pivot = |q: u16| rig.pivot[self.plan.particles[q as usize].body as usize];
+        let pivot = |q: u16| self.plan.particles[q as usize].rest;
         (0..self.plan.particles.len() as u16)
             .map(|q| {
                 let p = self.plan.particles[q as usize];
@@ -630,7 +645,7 @@ impl Builder<'_, '_> {
     /// the turn from where the step puts the knee at rest to where the knee is at rest.
     fn orient_tripods(&self, ops: &mut [Op]) {
         let rig = self.topo.rig;
-        let at = |q: u16| rig.pivot[self.plan.particles[q as usize].body as usize];
+        let at = |q: u16| self.plan.particles[q as usize].rest;
         for op in ops {
             let Op::Tripod(t) = op else { continue };
             let (hip, b, c, knee) = (at(t.a), at(t.b), at(t.c), at(t.q));
@@ -729,14 +744,25 @@ impl Builder<'_, '_> {
                 };
                 self.plan.reach.push((anchor, path));
                 let stretch = self.plan.max_stretch;
-                let particle_pivot =
-                    |i: u16| rig.pivot[self.plan.particles[i as usize].body as usize];
+                let particle_pivot = |i: u16| self.plan.particles[i as usize].rest;
                 let rest = particle_pivot(at).distance(particle_pivot(q));
                 self.plan
                     .soft_start
                     .push(((2.0 - stretch) * path).max(rest).min(path));
             }
         }
+        for k in pins_from..self.plan.pinned.len() {
+            let mut at = self.plan.pinned[k];
+            self.plan.particles[at as usize].pin = k as u16;
+            while at != NO_PARTICLE && !self.plan.particles[at as usize].toward_pin {
+                self.plan.particles[at as usize].toward_pin = true;
+                at = self.plan.particles[at as usize].parent;
+            }
+        }
+        self.plan.turned_pins |= self.plan.pinned[pins_from..].iter().any(|&q| {
+            let b = self.plan.particles[q as usize].goal_body as usize;
+            !self.topo.rotation_target[b]
+        });
         let single = self.plan.pinned.len() == pins_from + 1;
         self.plan.single_pin.resize(self.plan.pinned.len(), single);
         if single {
@@ -775,7 +801,7 @@ impl Builder<'_, '_> {
             }
         }
         // What the spine phase sees of this limb: one constraint per goal.
-        let attach = rig.pivot[self.plan.particles[first as usize].body as usize];
+        let attach = self.plan.particles[first as usize].rest;
         let spine_pivot = rig.pivot[spine_body];
         for q in first + 1..end {
             let p = self.plan.particles[q as usize];
@@ -792,7 +818,7 @@ impl Builder<'_, '_> {
             self.plan.simplified.push(SimplifiedLimb {
                 spine_body: spine_body as u32,
                 goal_body: p.goal_body,
-                rest_chord: spine_pivot.distance(rig.pivot[p.body as usize]),
+                rest_chord: spine_pivot.distance(p.rest),
                 reach: spine_pivot.distance(attach) + path,
             });
         }
@@ -805,7 +831,7 @@ impl Builder<'_, '_> {
     /// attachment. Then the hands (see [`deflect_pins`]).
     fn keep_out_pairs(&mut self, first: u16, end: u16, spine_body: usize) {
         let (rig, creature) = (self.topo.rig, self.topo.creature);
-        let attach = rig.pivot[self.plan.particles[first as usize].body as usize];
+        let attach = self.plan.particles[first as usize].rest;
         let mut path = vec![0.0f32; (end - first) as usize];
         for q in first + 1..end {
             let particle = self.plan.particles[q as usize];
@@ -828,8 +854,8 @@ impl Builder<'_, '_> {
             }
             let reach = path[(q - first) as usize];
             let (pa, pb) = (
-                rig.pivot[self.plan.particles[a as usize].body as usize],
-                rig.pivot[self.plan.particles[b as usize].body as usize],
+                self.plan.particles[a as usize].rest,
+                self.plan.particles[b as usize].rest,
             );
             // The bone after the first hangs beside its attachment at rest (a biped's upper
             // arm by its chest): tested against it, it would be pushed nearly every frame.
@@ -1018,9 +1044,8 @@ impl Builder<'_, '_> {
             (_, true) => (1.0, 0.0),
             _ => shares(masses.0, masses.1),
         };
-        let rig = self.topo.rig;
-        let pa = rig.pivot[self.plan.particles[a as usize].body as usize];
-        let pb = rig.pivot[self.plan.particles[b as usize].body as usize];
+        let pa = self.plan.particles[a as usize].rest;
+        let pb = self.plan.particles[b as usize].rest;
         let rest = pa.distance(pb);
         self.plan.constraints.push(Constraint {
             a,
@@ -1046,7 +1071,7 @@ impl Builder<'_, '_> {
         let hi = self.plan.pinned.partition_point(|&g| g < end);
         if first < end && lo < hi {
             let rig = self.topo.rig;
-            let at = |q: u16| rig.pivot[self.plan.particles[q as usize].body as usize];
+            let at = |q: u16| self.plan.particles[q as usize].rest;
             let goal = self.plan.pinned[lo..hi]
                 .iter()
                 .fold(Vec3A::ZERO, |sum, &g| sum + at(g))
@@ -1079,9 +1104,7 @@ impl Builder<'_, '_> {
 
     fn body_kind(&self, body: u32, q: u16, first: u16, children: &[u16]) -> BodyKind {
         let rig = self.topo.rig;
-        let axis_to = |c: u16| {
-            rig.pivot[self.plan.particles[c as usize].body as usize] - rig.pivot[body as usize]
-        };
+        let axis_to = |c: u16| self.plan.particles[c as usize].rest - rig.pivot[body as usize];
         match children {
             [] if self.topo.position_target[body as usize] && q == first => BodyKind::AimAtGoal,
             [] if self.topo.position_target[body as usize] => BodyKind::Goal,
@@ -1117,7 +1140,7 @@ impl Builder<'_, '_> {
 pub(super) fn solve_limbs(
     plan: &LimbPlan,
     tuning: &LimbTuning,
-    goals: &FrameGoals,
+    goals: &mut FrameGoals,
     pose: &[BodyPose],
     delta: &[Quat],
     p: &mut Vec<Vec3A>,
@@ -1182,6 +1205,7 @@ pub(super) fn solve_limbs(
         p[q as usize] = Vec3A::from(pose[s].position) + rotate(delta[s], particle.from_spine);
     }
     let mut passes = 0;
+    let mut converged = plan.ops.is_empty();
     for _ in 0..tuning.iterations {
         let (ops, all_hinges) = match &plan.first_ops {
             Some((ops, all_hinges)) if passes == 0 => (ops, *all_hinges),
@@ -1190,8 +1214,14 @@ pub(super) fn solve_limbs(
         passes += 1;
         let pass = relax(p, ops);
         if pass.worst <= plan.tolerance || (all_hinges && pass.hinges_met) {
+            // A pass that moves nothing but leaves a hinge or tripod short of its lengths is
+            // stuck, not done: its pins cannot all be met from where they are.
+            converged = pass.hinges_met;
             break;
         }
+    }
+    if !converged {
+        passes += super::reach::finish(plan, tuning, goals, pins, p, &mut scratch.sweep);
     }
     if keeps_out && !plan.keep_out.is_empty() {
         passes += keep_out_rounds(plan, tuning, p, &scratch.obstacles);
@@ -1596,7 +1626,15 @@ fn aim(
     } else {
         from / from_len
     };
-    let scale = to_len / from_len;
+    // Lengths a part in a million apart are equal: the goal and the particle reach the same
+    // point by different sums, and rest goals must give the rest pose. Read as a squash,
+    // that rounding made the bow below bend a straight limb at rest by the square root of
+    // it, 0.05 % of its length (a hand 1.5 mrad off its rest rotation).
+    let scale = if (to_len - from_len).abs() <= 1e-6 * from_len {
+        1.0
+    } else {
+        to_len / from_len
+    };
     // Squashing a limb along the goal direction keeps its joints' sideways offsets, which
     // for a nearly straight limb leaves it in a line it cannot bend out of; widen them as
     // much as the squash shortens, up to `max_widen`.
@@ -1751,9 +1789,9 @@ mod tests {
     fn a_forked_legs_knees_are_tripods_bending_away_from_each_other() {
         use super::super::constraint::tripod_point;
         let c = crate::samples::creature("branching_leg");
-        let (rig, plan) = plan_sending(&c, &[Cap::Foot], false);
+        let (_rig, plan) = plan_sending(&c, &[Cap::Foot], false);
         let plan = &plan.limbs;
-        let at = |q: u16| rig.pivot[plan.particles[q as usize].body as usize];
+        let at = |q: u16| plan.particles[q as usize].rest;
         let tripods: Vec<_> = plan
             .ops
             .iter()
@@ -1912,11 +1950,7 @@ mod tests {
             let mut goals = FrameGoals::default();
             goals.position_weight = vec![1.0; rig.len()];
             let delta = vec![Quat::IDENTITY; rig.len()];
-            let rest: Vec<Vec3A> = plan
-                .particles
-                .iter()
-                .map(|q| rig.pivot[q.body as usize])
-                .collect();
+            let rest: Vec<Vec3A> = plan.particles.iter().map(|q| q.rest).collect();
             for step in &plan.aims {
                 match step.bow {
                     Bow::None => continue,

@@ -13,6 +13,7 @@ mod goals;
 mod lanes;
 mod limb;
 mod plan;
+mod reach;
 mod rebuild;
 mod reconstruct;
 mod setup;
@@ -259,7 +260,7 @@ impl IkSolver {
         let limb_passes = limb::solve_limbs(
             &plan.limbs,
             &self.tuning.limb,
-            &ws.frame,
+            &mut ws.frame,
             out,
             &ws.scratch.delta,
             &mut ws.limb_particles,

@@ -12,6 +12,11 @@ use crate::runtime::creature::Creature;
 use crate::runtime::eval::Goals;
 use glam::{Quat, Vec3A, Vec4};
 
+/// Two ends of one limb turn as one only when their directions from the limb's shoulder
+/// are at least this far apart at rest (the sine of the angle between them, about 15°):
+/// nearer in line, the turn about their common direction is the rounding of their goals.
+const PARTNER_MIN_SINE: f32 = 0.25;
+
 /// Bits per body in a goal mask: position goal, rotation goal.
 const BITS: usize = 2;
 
@@ -99,6 +104,9 @@ pub(super) struct Plan {
     /// goal (see [`super::goals::FrameGoals::prepare`]): its limb's first joint, its own on
     /// a spine end the root carries, or `NONE`.
     pub turn_about: Vec<u32>,
+    /// Per target: another target of the same limb that also turns toward a position goal,
+    /// the two turning as one (see `FrameGoals::turn_toward_position`), or `NONE`.
+    pub turn_with: Vec<u32>,
     pub spine: SpinePlan,
     pub limbs: LimbPlan,
     /// Bodies posed rigidly with their parent, parents first: those without IK (jiggles
@@ -208,6 +216,38 @@ impl Plan {
                 }
             })
             .collect();
+        let turned = |t: u32| {
+            topo.position_target[t as usize]
+                && !topo.rotation_target[t as usize]
+                && rig.limb_root[t as usize] != NONE
+        };
+        let turn_with = targets
+            .iter()
+            .map(|&t| {
+                if !turned(t) {
+                    return NONE;
+                }
+                let shoulder = rig.pivot[rig.limb_root[t as usize] as usize];
+                let from = (rig.centre[t as usize] - shoulder).normalize_or_zero();
+                // The partner whose direction from the shoulder is farthest from its own:
+                // two directions nearly in line fix no turn about them.
+                targets
+                    .iter()
+                    .copied()
+                    .filter(|&p| {
+                        p != t
+                            && turned(p)
+                            && rig.limb_root[p as usize] == rig.limb_root[t as usize]
+                    })
+                    .map(|p| {
+                        let to = (rig.centre[p as usize] - shoulder).normalize_or_zero();
+                        (p, from.cross(to).length())
+                    })
+                    .filter(|&(_, sine)| sine > PARTNER_MIN_SINE)
+                    .max_by(|a, b| a.1.total_cmp(&b.1))
+                    .map_or(NONE, |(p, _)| p)
+            })
+            .collect();
         let followers: Vec<Follower> = creature
             .order()
             .iter()
@@ -234,6 +274,7 @@ impl Plan {
             sources,
             targets,
             turn_about,
+            turn_with,
             spine,
             limbs,
             followers,

@@ -164,8 +164,8 @@ impl Default for LimbTuning {
             leafward_mass: 1.0,
             over_relaxation: 1.5,
             aim_max_widen: 4.0,
-            keep_out_rounds: 2,
-            keep_out_relax: 2,
+            keep_out_rounds: 3,
+            keep_out_relax: 1,
         }
     }
 }
