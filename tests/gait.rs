@@ -38,7 +38,8 @@ fn walk(c: &Creature, speed_legs: f32, turn: f32, terrain: Terrain, secs: f32) -
     let feet: Vec<usize> = gear.limbs.iter().map(|l| l.foot).collect();
     let mut track: Vec<Vec<Vec3>> = vec![Vec::with_capacity(frames); feet.len()];
     let mut phases: Vec<Vec<FootPhase>> = vec![Vec::with_capacity(frames); feet.len()];
-    let mut duty_expected = vec![0.0f32; feet.len()];
+    // The style's duty factor of each foot, frame by frame.
+    let mut duty_expected: Vec<Vec<f32>> = vec![Vec::with_capacity(frames); feet.len()];
     let root = c.root();
     let mut root_path = Vec::with_capacity(frames);
     let mut finite = true;
@@ -57,7 +58,7 @@ fn walk(c: &Creature, speed_legs: f32, turn: f32, terrain: Terrain, secs: f32) -
         for (g, group) in gear.groups.iter().enumerate() {
             let params = ch.gait().group_params(g).unwrap();
             for (k, &limb) in group.limbs.iter().enumerate() {
-                duty_expected[limb] += params.feet[k].duty / frames as f32;
+                duty_expected[limb].push(params.feet[k].duty);
             }
         }
     }
@@ -73,18 +74,29 @@ fn walk(c: &Creature, speed_legs: f32, turn: f32, terrain: Terrain, secs: f32) -
             }
         }
     }
-    // Duty measured from the motion itself: a foot is down when it does not move.
+    // Duty measured from the motion itself: a foot is down when it does not move. A duty
+    // factor is a share of whole cycles, so it is measured from a foot's first lift-off to
+    // its last (a window cutting a slow cycle miscounts: the tripod's long leg, stepping
+    // every 2.4 s at 0.4 legs/s, measured 0.06 off over 6 s).
     let mut duty_error = 0.0f32;
     for i in 0..feet.len() {
         // A frame is on the ground when the foot sits where it was the frame before or after
         // (the landing frame moved since the one before it, the lift-off frame before the next).
         let still_eps = 1e-4 * leg.max(0.1);
         let at = |f: usize, g: usize| track[i][f].distance(track[i][g]) < still_eps;
-        let still = (1..frames - 1)
-            .filter(|&f| at(f, f - 1) || at(f, f + 1))
-            .count();
-        let measured = still as f32 / (frames - 2) as f32;
-        duty_error = duty_error.max((measured - duty_expected[i]).abs());
+        let lift_offs: Vec<usize> = (1..frames)
+            .filter(|&f| phases[i][f - 1] == FootPhase::Stance && phases[i][f] == FootPhase::Flight)
+            .collect();
+        let (from, to) = match lift_offs.as_slice() {
+            [first, .., last] => (*first, *last),
+            _ => (1, frames - 1),
+        };
+        let (from, to) = (from.max(1), to.min(frames - 1));
+        let span = (to - from).max(1) as f32;
+        let still = (from..to).filter(|&f| at(f, f - 1) || at(f, f + 1)).count();
+        let measured = still as f32 / span;
+        let expected = duty_expected[i][from..to].iter().sum::<f32>() / span;
+        duty_error = duty_error.max((measured - expected).abs());
     }
     let travelled: f32 = root_path
         .windows(2)
@@ -428,13 +440,25 @@ fn walkers_of_one_creature_share_their_legs_and_step_alike() {
     assert_ne!(a.pose(), b.pose(), "one walker's velocity moved another");
 }
 
-/// A forked leg whose shins differ in length (zoo creature 22: the back foot's shin nearly
-/// twice the front one's) has feet that fall on either side of the grouping by length. They
-/// must still walk in one group and step together: two feet on one thigh stepping at
-/// different times drag one of them, planted, along the ground (0.4 leg lengths before).
+/// A forked leg whose shins differ in length (the first such zoo creature: zoo creature 22
+/// was one, its back foot's shin nearly twice the front one's, until the zoo changed) has
+/// feet that fall on either side of the grouping by length. They must still walk in one
+/// group and step together: two feet on one thigh stepping at different times drag one of
+/// them, planted, along the ground (0.4 leg lengths before).
 #[test]
 fn a_forked_legs_feet_walk_in_one_group_whatever_their_lengths() {
-    let c = anymorph::zoo::generate(22).unwrap();
+    let uneven_fork = |c: &Creature| {
+        let gear = anymorph::runtime::gait::Gear::of(c);
+        gear.limbs.iter().enumerate().any(|(i, a)| {
+            gear.limbs.iter().skip(i + 1).any(|b| {
+                a.leg_root == b.leg_root && a.length.max(b.length) > 1.1 * a.length.min(b.length)
+            })
+        })
+    };
+    let c = (0..500)
+        .filter_map(|seed| anymorph::zoo::generate(seed).ok())
+        .find(|c| uneven_fork(c))
+        .expect("no zoo creature of the first 500 has a forked leg with uneven feet");
     let gear = anymorph::runtime::gait::Gear::of(&c);
     let group_of = |i: usize| gear.groups.iter().position(|g| g.limbs.contains(&i));
     let mut forks = 0;
@@ -449,14 +473,10 @@ fn a_forked_legs_feet_walk_in_one_group_whatever_their_lengths() {
                     c.body(a.foot).name,
                     c.body(b.foot).name
                 );
-                assert!(
-                    a.length.max(b.length) > 1.1 * a.length.min(b.length),
-                    "the feet of this fork are nearly as long: the test shows nothing"
-                );
             }
         }
     }
-    assert!(forks >= 2, "zoo creature 22 has no forked legs any more");
+    assert!(forks >= 1);
     let w = walk(&c, 0.8, 0.0, Terrain::Flat, 4.0);
     assert!(
         w.slip < 0.002 * c.size(),

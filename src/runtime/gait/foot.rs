@@ -51,9 +51,18 @@ impl BodyMotionNow {
     /// Where a point fixed in character space will be in the world `t` seconds from now,
     /// if the velocity and turn rate hold.
     pub fn predict(&self, point_character: Vec3, t: f32) -> Vec3 {
-        let turn = Quat::from_rotation_y(self.turn_rate * t);
-        let half_turn = Quat::from_rotation_y(0.5 * self.turn_rate * t);
-        let moved = half_turn * self.velocity * t + turn * point_character;
+        let angle = self.turn_rate * t;
+        let turn = Quat::from_rotation_y(angle);
+        let half_turn = Quat::from_rotation_y(0.5 * angle);
+        // Turning, the body runs along an arc: it ends up a chord away, shorter than the arc
+        // by sin(θ/2)/(θ/2), in the direction half way round.
+        let half = 0.5 * angle;
+        let chord = if half.abs() > 1e-4 {
+            half.sin() / half
+        } else {
+            1.0
+        };
+        let moved = half_turn * self.velocity * (t * chord) + turn * point_character;
         let w = self.world_from_character;
         w.position + w.rotation * moved
     }
@@ -129,47 +138,60 @@ impl FootState {
         // The cycle says this foot should be flying: on a start from standstill too, where
         // waiting for the next lift-off point would leave it behind the walking body.
         let due = wrapped || (cycle < flight_share && previous <= cycle);
-        match self.phase {
+        // Cycles the foot's own timeline has run past its landing point (it lands this frame).
+        let mut late = 0.0;
+        let setting_down = match self.phase {
             FootPhase::Stance if moving && due => {
                 self.phase = FootPhase::Flight;
                 self.anchor = self.pose;
                 self.u = (cycle / flight_share).min(1.0);
+                false
             }
             FootPhase::Stance => {
                 self.pose = self.anchor;
                 return;
             }
             FootPhase::Flight if moving => {
+                let before = self.u;
                 // Follow the cycle while it runs, so the feet keep their pattern; a cycle that
                 // passed the landing point (or wrapped, after a long frame) lands the foot.
                 let u = if wrapped {
+                    late = cycle + 1.0 - flight_share;
                     1.0
                 } else {
+                    late = (cycle - flight_share).max(0.0);
                     (cycle / flight_share).min(1.0)
                 };
                 self.u = u.max(self.u);
+                path.is_setting_down(before)
             }
             FootPhase::Flight => {
+                let before = self.u;
                 // Stopping mid-step still finishes the step, at a walking tempo.
                 self.u = (self.u + SETTLE_RATE * dt / flight_share).min(1.0);
+                path.is_setting_down(before)
             }
-        }
-        // Land where the foot's home will be half way through its next stance.
-        let ahead = if moving {
-            ((1.0 - self.u) * flight_share + 0.5 * params.duty) / rate
-        } else {
-            0.0
         };
-        let ahead = ahead.min(MAX_LOOKAHEAD_SECS);
-        let at = body.predict(limb.home, ahead);
-        self.target = grounded(
-            terrain,
-            at,
-            limb.home.y,
-            body.yaw_in(ahead),
-            limb.rest_rotation,
-            1.0,
-        );
+        // A foot already coming straight down keeps the landing point it is over: moved now,
+        // it would slide along the ground as it touches down.
+        if !setting_down {
+            // Land where the foot's home will be half way through its next stance.
+            let ahead = if moving {
+                ((1.0 - self.u) * flight_share + 0.5 * params.duty - late).max(0.0) / rate
+            } else {
+                0.0
+            };
+            let ahead = ahead.min(MAX_LOOKAHEAD_SECS);
+            let at = body.predict(limb.home, ahead);
+            self.target = grounded(
+                terrain,
+                at,
+                limb.home.y,
+                body.yaw_in(ahead),
+                limb.rest_rotation,
+                1.0,
+            );
+        }
         if self.u >= 1.0 {
             self.phase = FootPhase::Stance;
             self.anchor = self.target;

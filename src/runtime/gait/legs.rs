@@ -31,9 +31,14 @@ pub struct Limb {
     pub leg_root: BodyId,
     /// How far from `attach` the ankle may be before the hips must drop.
     pub reach: f32,
+    /// How near `attach` the ankle may come before the hips must rise: a leg folds only as
+    /// far as its bones allow, and a leg of one bone not at all (`reach_min == reach`).
+    pub reach_min: f32,
     /// The drop the rest pose itself would call for: only drops beyond it are applied, so a
     /// creature standing as it rests keeps its height.
     pub rest_drop: f32,
+    /// The rise the rest pose itself would call for (see `rest_drop`).
+    pub rest_rise: f32,
 }
 
 /// Feet that step together.
@@ -77,6 +82,9 @@ pub struct Gear {
     /// The spine bodies besides the root that ride on the body motion: the goals a clip
     /// gives them move with it. The gait's own feet (a crawler's spine) are not among them.
     pub riders: Vec<BodyId>,
+    /// How far the lowest spine body is off the ground at rest: the hips never drop so
+    /// far that the trunk would touch it.
+    pub trunk_clearance: f32,
 }
 
 impl Gear {
@@ -86,6 +94,11 @@ impl Gear {
             .filter(|&b| b != creature.root() && creature.is_spine(b))
             .filter(|&b| gear.limbs.iter().all(|l| l.foot != b))
             .collect();
+        gear.trunk_clearance = (0..creature.len())
+            .filter(|&b| creature.is_spine(b) && gear.limbs.iter().all(|l| l.foot != b))
+            .map(|b| creature.body(b).position.y - creature.contact_height(b))
+            .fold(f32::INFINITY, f32::min)
+            .max(0.0);
         gear
     }
 
@@ -103,7 +116,9 @@ impl Gear {
                 attach: creature.pivot(top),
                 leg_root: top,
                 reach: 0.0,
+                reach_min: 0.0,
                 rest_drop: 0.0,
+                rest_rise: 0.0,
                 reach_local: b.rotation.inverse() * (creature.pivot(foot) - b.position),
             }
         };
@@ -130,6 +145,7 @@ impl Gear {
                 groups,
                 reference,
                 riders: Vec::new(),
+                trunk_clearance: 0.0,
             };
             gear.harmonize();
             return gear;
@@ -152,6 +168,7 @@ impl Gear {
                 groups: Vec::new(),
                 reference: 0,
                 riders: Vec::new(),
+                trunk_clearance: 0.0,
             };
         }
         // Up to six pseudo-feet spread evenly along the part of the spine on the ground.
@@ -181,6 +198,7 @@ impl Gear {
             limbs,
             reference: 0,
             riders: Vec::new(),
+            trunk_clearance: 0.0,
         }
     }
 
@@ -241,8 +259,15 @@ fn turn_reach(limbs: &[Limb], feet: &[usize]) -> f32 {
         .fold(0.0, f32::max)
 }
 
-/// The fraction of a leg's length a planted foot may be from its hip before the hips drop.
+/// The share of a leg's bending range (from folded as far as its bones allow to straight)
+/// kept free at either end: a planted foot may be no farther from its hip than 97 % of the
+/// way to straight before the hips drop (a straight knee is the IK's singular pose), and no
+/// nearer than 3 % of the way from folded before they rise.
 const REACH: f32 = 0.97;
+/// The share of its length a bone may be squeezed: the IK solver lets a bone give 5 % (its
+/// `min_stretch`), and a leg of one bone, which cannot fold, counts on half of that to lift
+/// its foot a little straight up.
+const BONE_GIVE: f32 = 0.025;
 /// Sets how far each foot's reach point may be from its hip. A forked leg's feet move as one
 /// rigid piece (see `Gait`), which carries the knee they share along: that knee is what the
 /// upper leg must reach.
@@ -256,30 +281,57 @@ fn set_reach(creature: &Creature, limbs: &mut [Limb]) {
             .map(|(_, c)| c.iter().zip(&chains[i]).take_while(|(a, b)| a == b).count())
             .max()
             .unwrap_or(0);
-        let (point, length) = match chains[i].get(shared) {
+        // The bones from the hip to the reach point, as lengths between joints.
+        let forked = shared > 0 && shared < chains[i].len();
+        let upper = if forked {
             // The first body below the fork hangs from the knee.
-            Some(&below) if shared > 0 => {
-                let knee = creature.pivot(below);
-                let upper: f32 = chains[i][..=shared]
-                    .windows(2)
-                    .map(|w| creature.pivot(w[0]).distance(creature.pivot(w[1])))
-                    .sum();
-                (knee, upper)
-            }
-            _ => (creature.pivot(l.foot), l.length),
+            &chains[i][..=shared]
+        } else {
+            &chains[i][..]
         };
+        let point = creature.pivot(upper.last().copied().unwrap_or(l.foot));
+        let bones: Vec<f32> = upper
+            .windows(2)
+            .map(|w| creature.pivot(w[0]).distance(creature.pivot(w[1])))
+            .collect();
+        let straight: f32 = bones.iter().sum();
+        let straight = if straight > 1e-6 { straight } else { l.length };
+        // Folded: the longest bone less all the others, which fold back along it.
+        let longest = bones.iter().copied().fold(0.0, f32::max);
+        let folded = (2.0 * longest - straight).clamp(0.0, straight);
+        let range = straight - folded;
         l.reach_local = l.rest_rotation.inverse() * (point - l.home);
-        l.reach = REACH * length.max(1e-4);
-        l.rest_drop = hip_drop_for(l.attach, point, l.reach);
+        l.reach = (straight - (1.0 - REACH) * range).max(1e-4);
+        // A forked leg's knee is not fixed to its feet: the solver turns it about the line
+        // through them (its tripod step), so the hip may come as near as it likes.
+        l.reach_min = if forked {
+            0.0
+        } else {
+            folded * (1.0 - BONE_GIVE) + (1.0 - REACH) * range
+        };
+        let (lowest, highest) = hip_offsets_for(l.attach, point, l.reach_min, l.reach);
+        l.rest_drop = lowest.max(0.0);
+        l.rest_rise = (-highest).max(0.0);
     }
 }
 
-/// How far the hip at `attach` must drop for an ankle at `ankle` to be within `reach`.
-pub fn hip_drop_for(attach: Vec3, ankle: Vec3, reach: f32) -> f32 {
-    let to = ankle - attach;
-    let across = Vec3::new(to.x, 0.0, to.z).length();
-    let fits = (reach * reach - across * across).max(0.0).sqrt();
-    (-to.y - fits).max(0.0)
+/// How far the hip at `attach` may drop (positive) or rise (negative) for a reach point at
+/// `point` to be within `[reach_min, reach]` of it: (the least drop, the most drop). Out of
+/// reach across, the least drop puts the hip level with the point (as near as it gets); a
+/// point that may come as near as it likes leaves the most drop unbounded.
+pub fn hip_offsets_for(attach: Vec3, point: Vec3, reach_min: f32, reach: f32) -> (f32, f32) {
+    let to = point - attach;
+    let across_squared = to.x * to.x + to.z * to.z;
+    // How far the hip is above the point, at no drop.
+    let above = -to.y;
+    let fits = (reach * reach - across_squared).max(0.0).sqrt();
+    let least = above - fits;
+    let most = if reach_min * reach_min > across_squared {
+        above - (reach_min * reach_min - across_squared).sqrt()
+    } else {
+        f32::INFINITY
+    };
+    (least, most)
 }
 
 fn partners(limbs: &[Limb], order: &[usize]) -> Vec<Option<usize>> {

@@ -16,14 +16,29 @@ use crate::runtime::pose::BodyPose;
 use crate::runtime::shared::PerCreature;
 use crate::runtime::terrain::Terrain;
 use foot::BodyMotionNow;
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec2, Vec3};
 use std::sync::{Arc, OnceLock};
 use style::blend_params;
 
-/// The hips drop by at most this fraction of the reference leg length.
-const MAX_HIP_DROP: f32 = 0.3;
-/// Time constant of the hips rising back after a long stride.
+/// The hips drop (or rise) by at most this fraction of the reference leg length, and never
+/// so far that the trunk would touch the ground ([`Gear::trunk_clearance`]).
+const MAX_HIP_DROP: f32 = 0.5;
+/// Time constant of the hips going back to their ride height after a long stride.
 const HIP_RISE_SECS: f32 = 0.15;
+/// Strides are planned for the hips dropped this share of the way to [`MAX_HIP_DROP`]: the
+/// rest is left for what the plan leaves out (a stance on a turn follows an arc, not a
+/// chord; the body bobs).
+const PLANNED_DROP_SHARE: f32 = 0.75;
+/// What turning the body costs against dropping it, in reference leg lengths a radian.
+const SWAY_COST_LEGS: f32 = 1.0;
+/// The most the body pitches or rolls to keep its feet in reach, radians.
+const MAX_SWAY: f32 = 0.35;
+/// Rounds of projections fitting the hips to the feet, at most.
+const FIT_PASSES: usize = 24;
+/// The most of a cycle the fastest group may step in one frame: at a quarter it still flies
+/// at least one frame of four, and a cycle never runs so far in a frame that it looks to go
+/// backwards (half a cycle) to the feet that follow it.
+const MAX_CYCLE_PER_FRAME: f32 = 0.22;
 
 /// A style applied to a character with a weight, to every leg group or to one.
 #[derive(Clone, Debug, PartialEq)]
@@ -109,6 +124,42 @@ pub struct Gait {
     planted: bool,
     /// How far the hips are lowered so the legs reach their feet.
     drop: f32,
+    /// How far the body is pitched (about +X) and rolled (about +Z) so the legs reach
+    /// their feet, radians.
+    sway: Vec2,
+    /// Scratch for fitting the hips: one range per foot.
+    slabs: Vec<Slab>,
+}
+
+/// What one foot allows the hips: a range of drops of its hip, linear in the body's drop,
+/// pitch and roll (see `Gait::fit_hips_to_reach`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Slab {
+    normal: Vec3,
+    least: f32,
+    most: f32,
+    /// Dykstra's correction carried between passes.
+    increment: Vec3,
+}
+
+impl Slab {
+    fn holds(&self, at: Vec3) -> bool {
+        let d = self.normal.dot(at);
+        d >= self.least - 1e-6 && d <= self.most + 1e-6
+    }
+
+    /// The nearest point to `at` within the range.
+    fn project(&self, at: Vec3) -> Vec3 {
+        let d = self.normal.dot(at);
+        let norm = self.normal.length_squared().max(1e-12);
+        if d < self.least {
+            at + self.normal * ((self.least - d) / norm)
+        } else if d > self.most {
+            at + self.normal * ((self.most - d) / norm)
+        } else {
+            at
+        }
+    }
 }
 
 static SHARED: PerCreature<(), Gear> = PerCreature::new();
@@ -125,6 +176,8 @@ impl Gait {
         prefetch(&self.time_secs);
         prefetch(&self.planted);
         prefetch(&self.drop);
+        prefetch(&self.sway);
+        prefetch(&self.slabs);
     }
 
     /// Asks for its per-character buffers without waiting (see `Character::update_many`).
@@ -173,6 +226,8 @@ impl Gait {
             time_secs: 0.0,
             planted: false,
             drop: 0.0,
+            sway: Vec2::ZERO,
+            slabs: Vec::new(),
         }
     }
 
@@ -233,7 +288,19 @@ impl Gait {
         let ref_speed = self.group_speed(reference, planar_speed, input.turn_rate);
         let ref_group = &self.gear.groups[reference];
         let stride = self.params[reference].stride.max(1e-3) * ref_group.length;
-        let rate = ref_speed / stride;
+        let root = creature.root();
+        let rest_root = creature.body(root).position;
+        let tilt = self.tilt(creature, input, planar_speed);
+        // The style's stride, or shorter steps where its stance would carry a foot out of
+        // its leg's reach: a short-legged walker takes quick steps rather than sliding.
+        let rate = (ref_speed / stride).max(self.reach_rate(input, goals, tilt, rest_root));
+        let fastest = self.gear.groups.iter().map(|g| g.ratio).fold(1.0, f32::max);
+        let rate = if dt > 0.0 {
+            rate.min(MAX_CYCLE_PER_FRAME / (fastest * dt))
+        } else {
+            rate
+        };
+        let rate = if rate.is_finite() { rate } else { 0.0 };
         self.cycle = (self.cycle + rate * dt).rem_euclid(12.0);
 
         let inverse = input.world_from_character.rotation.inverse();
@@ -304,29 +371,113 @@ impl Gait {
             }
         }
         // The body rides on the feet; where that puts the hips decides how far they must
-        // drop for the legs to reach.
-        let root = creature.root();
+        // drop, or rise, for the legs to reach.
         if self.gear.limbs.iter().all(|l| l.foot != root) {
-            let (rise, tilt) = self.ride(creature, input, planar_speed);
-            let rest_root = creature.body(root).position;
+            let rise = self.rise();
             let base = goals.position(root).map_or(rest_root, |(p, _)| p);
-            self.lower_hips_to_reach(goals, dt, |attach| {
-                base + Vec3::Y * rise + tilt * (attach - rest_root)
-            });
+            let hip_at = |attach: Vec3| base + Vec3::Y * rise + tilt * (attach - rest_root);
+            self.fit_hips_to_reach(goals, dt, base + Vec3::Y * rise, hip_at);
+            let tilt =
+                Quat::from_rotation_x(self.sway.x) * Quat::from_rotation_z(self.sway.y) * tilt;
             let offset = Vec3::Y * (rise - self.drop);
             apply_to_root(creature, goals, offset, tilt, &self.gear.riders);
         }
     }
 
+    /// The least reference cadence (cycles per second) at which every foot's stance stays
+    /// within its leg's reach with the hips dropped [`PLANNED_DROP_SHARE`] of the way: a
+    /// foot is planted for `duty / cadence` seconds, in which the body carries its hip
+    /// `speed × duty / cadence` past it, half before its home and half after. Where the
+    /// ground slopes along the foot's way, the foot planted ahead stands higher. 0 when no
+    /// stance needs shortening (or none can help: a foot whose home is out of reach).
+    fn reach_rate(&self, input: &GaitInput, goals: &Goals, tilt: Quat, rest_root: Vec3) -> f32 {
+        if self.gear.locomotion != Locomotion::Legs {
+            return 0.0;
+        }
+        let w = input.world_from_character;
+        let at = w.position;
+        let normal = input.terrain.normal(at.x, at.z);
+        // The ground's rise per metre along a character-space direction.
+        let uphill = if normal.y > 1e-3 {
+            w.rotation.inverse() * Vec3::new(-normal.x, 0.0, -normal.z) / normal.y
+        } else {
+            Vec3::ZERO
+        };
+        let limit = self.drop_limit();
+        let velocity = Vec3::new(input.velocity.x, 0.0, input.velocity.z);
+        let mut rate = 0.0f32;
+        for (g, group) in self.gear.groups.iter().enumerate() {
+            for (k, &i) in group.limbs.iter().enumerate() {
+                let limb = &self.gear.limbs[i];
+                if goals.position(limb.foot).is_some() {
+                    continue;
+                }
+                let duty = self.params[g].feet.get(k).map_or(0.0, |f| f.duty);
+                // The ground under the foot runs past it with the body's motion there.
+                let moving = velocity + Vec3::Y.cross(limb.home) * input.turn_rate;
+                let moving = Vec3::new(moving.x, 0.0, moving.z);
+                let speed = moving.length();
+                if speed < 1e-5 || duty <= 0.0 {
+                    continue;
+                }
+                let along = moving / speed;
+                let point = limb.home + limb.rest_rotation * limb.reach_local;
+                let hip = rest_root + tilt * (limb.attach - rest_root);
+                let to = point - hip;
+                let across = Vec3::new(to.x, 0.0, to.z);
+                let drop = PLANNED_DROP_SHARE * limit + limb.rest_drop;
+                let below = -to.y - drop;
+                let slope = uphill.dot(along);
+                // |across + d·along|² + (below − d·slope)² ≤ reach² for the foot d metres
+                // ahead of its home: a quadratic in d.
+                let a = 1.0 + slope * slope;
+                let b = across.dot(along) - below * slope;
+                let c = across.length_squared() + below * below - limb.reach * limb.reach;
+                let room = b * b - a * c;
+                if room <= 0.0 {
+                    continue;
+                }
+                let half = (room.sqrt() - b.abs()) / a;
+                if half <= 1e-4 * limb.length {
+                    continue;
+                }
+                rate = rate.max(speed * duty / (2.0 * half * group.ratio));
+            }
+        }
+        rate
+    }
+
     /// Lowers the hips when a planted (or landing) foot would otherwise be out of the leg's
-    /// reach, as a walker bends its knees and drops its pelvis at long strides (paper 4.2:
-    /// "the hips are translated … as the feet are moved"). The drop follows a foot at once
-    /// and eases back up, so the legs never overreach and the body does not bob harshly.
-    fn lower_hips_to_reach(&mut self, goals: &Goals, dt: f32, hip_at: impl Fn(Vec3) -> Vec3) {
+    /// reach, as a walker bends its knees and drops its pelvis at long strides, and raises
+    /// them when a foot would come nearer its hip than the leg folds (a leg of one bone
+    /// vaults the body over its foot); where the feet ask different heights of their hips,
+    /// the body pitches and rolls too (paper 4.2: "the hips are translated and rotated as
+    /// the feet are moved").
+    ///
+    /// Each foot allows its hip a range of drops (weighted: a landing foot asks more the
+    /// nearer it is to touching down). The body's drop, pitch and roll ease back toward
+    /// none, and are then moved the least way into what every foot allows (Dykstra's
+    /// alternating projections, angles costing [`SWAY_COST_LEGS`] reference leg lengths a
+    /// radian, so the body drops rather than tilts when dropping will do). Where the feet
+    /// allow nothing, the passes end in between.
+    fn fit_hips_to_reach(
+        &mut self,
+        goals: &Goals,
+        dt: f32,
+        root: Vec3,
+        hip_at: impl Fn(Vec3) -> Vec3,
+    ) {
         if self.gear.locomotion != Locomotion::Legs {
             return;
         }
-        let mut needed = 0.0f32;
+        let length = self
+            .gear
+            .groups
+            .get(self.gear.reference)
+            .map_or(0.0, |g| g.length)
+            .max(1e-4);
+        let lever = SWAY_COST_LEGS * length;
+        self.slabs.clear();
         for (limb, foot) in self.gear.limbs.iter().zip(&self.feet) {
             let Some((centre, _)) = goals.position(limb.foot) else {
                 continue;
@@ -334,27 +485,78 @@ impl Gait {
             let rotation = goals
                 .rotation(limb.foot)
                 .map_or(limb.rest_rotation, |(r, _)| r);
-            let ankle = centre + rotation * limb.reach_local;
+            let point = centre + rotation * limb.reach_local;
             let weight = match foot.phase {
                 FootPhase::Stance => 1.0,
                 // A landing foot counts more the closer it is to touching down.
                 FootPhase::Flight => foot.u * foot.u * (3.0 - 2.0 * foot.u),
             };
-            let drop = legs::hip_drop_for(hip_at(limb.attach), ankle, limb.reach) - limb.rest_drop;
-            needed = needed.max(weight * drop.max(0.0));
+            if weight <= 0.0 {
+                continue;
+            }
+            let hip = hip_at(limb.attach);
+            let (least, most) = legs::hip_offsets_for(hip, point, limb.reach_min, limb.reach);
+            let least = least - limb.rest_drop;
+            let most = most + limb.rest_rise;
+            // A foot that counts less asks less and allows more, nothing at weight 0.
+            let least = if least > 0.0 {
+                least * weight
+            } else {
+                least / weight
+            };
+            let most = if most < 0.0 {
+                most * weight
+            } else {
+                most / weight
+            };
+            // The hip drops by `drop + pitch·z − roll·x` (small turns about the root), in
+            // the scaled unknowns (drop, pitch·lever, roll·lever).
+            let arm = hip - root;
+            self.slabs.push(Slab {
+                normal: Vec3::new(1.0, arm.z / lever, -arm.x / lever),
+                least,
+                most,
+                increment: Vec3::ZERO,
+            });
         }
-        let limit = MAX_HIP_DROP
-            * self
-                .gear
-                .groups
-                .get(self.gear.reference)
-                .map_or(0.0, |g| g.length);
-        let target = needed.min(limit);
-        self.drop = if target > self.drop {
-            target
+        let limit = Vec3::new(self.drop_limit(), MAX_SWAY * lever, MAX_SWAY * lever);
+        let settle = (-dt / HIP_RISE_SECS).exp();
+        let start = Vec3::new(self.drop, self.sway.x * lever, self.sway.y * lever) * settle;
+        let start = start.clamp(-limit, limit);
+        let mut at = start;
+        if self.slabs.iter().any(|s| !s.holds(at)) {
+            let mut box_increment = Vec3::ZERO;
+            for _ in 0..FIT_PASSES {
+                for slab in &mut self.slabs {
+                    let moved = slab.project(at + slab.increment);
+                    slab.increment += at - moved;
+                    at = moved;
+                }
+                let moved = (at + box_increment).clamp(-limit, limit);
+                box_increment += at - moved;
+                at = moved;
+                if self.slabs.iter().all(|s| s.holds(at)) {
+                    break;
+                }
+            }
+        }
+        let at = if at.is_finite() {
+            at.clamp(-limit, limit)
         } else {
-            target + (self.drop - target) * (-dt / HIP_RISE_SECS).exp()
+            Vec3::ZERO
         };
+        self.drop = at.x;
+        self.sway = Vec2::new(at.y, at.z) / lever;
+    }
+
+    /// The most the hips may drop (or rise).
+    fn drop_limit(&self) -> f32 {
+        let length = self
+            .gear
+            .groups
+            .get(self.gear.reference)
+            .map_or(0.0, |g| g.length);
+        (MAX_HIP_DROP * length).min(self.gear.trunk_clearance)
     }
 
     /// The speed the group's feet move at: the body's, plus turning about the body's centre
@@ -401,9 +603,8 @@ impl Gait {
         }
     }
 
-    /// The body rides on the feet: it rises while feet swing, pitches and rolls with the
-    /// ground under it and leans into turns.
-    fn ride(&self, creature: &Creature, input: &GaitInput, planar_speed: f32) -> (f32, Quat) {
+    /// The body rises while feet swing.
+    fn rise(&self) -> f32 {
         let mut rise = 0.0;
         for (g, group) in self.gear.groups.iter().enumerate() {
             let swing: f32 = group
@@ -417,6 +618,11 @@ impl Gait {
                 / group.limbs.len().max(1) as f32;
             rise += self.params[g].bob * group.length * swing;
         }
+        rise
+    }
+
+    /// The body pitches and rolls with the ground under it and leans into turns.
+    fn tilt(&self, creature: &Creature, input: &GaitInput, planar_speed: f32) -> Quat {
         let body = input.layers[0].style.body;
         let w = input.world_from_character;
         let (forward, left) = (w.rotation * Vec3::Z, w.rotation * Vec3::X);
@@ -435,9 +641,8 @@ impl Gait {
             .get(self.gear.reference)
             .map_or(1.0, |g| g.length);
         let lean = -body.turn_lean * (planar_speed / ref_length) * input.turn_rate;
-        let tilt = Quat::from_rotation_x(-pitch * body.follow_slope)
-            * Quat::from_rotation_z(roll * body.follow_slope + lean);
-        (rise, tilt)
+        Quat::from_rotation_x(-pitch * body.follow_slope)
+            * Quat::from_rotation_z(roll * body.follow_slope + lean)
     }
 
     /// Footless and off the ground: bob gently and lean into the direction of travel.

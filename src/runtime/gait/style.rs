@@ -74,25 +74,24 @@ impl Default for FlightPath {
 
 impl FlightPath {
     /// (height as a fraction of lift, forward progress 0..1) at flight progress `u`.
+    ///
+    /// The built-in path lifts the foot straight up, carries it forward only while it is
+    /// clear of the ground, and sets it straight down: a foot that moved while still
+    /// touching the ground would skim it, and the foot on the ground must not slip (the
+    /// old path moved forward from lift-off with a smoothstep while the arc, flat at both
+    /// ends, kept it within a few millimetres of the ground: 10 to 60 mm of skid per step).
     pub fn at(&self, u: f32) -> (f32, f32) {
         let u = u.clamp(0.0, 1.0);
         let height = match &self.height {
             Some(c) => c.sample(u).unwrap_or(0.0),
-            None => {
-                // A smooth single hump peaking at `peak_at`, zero slope at both ends.
-                let peak = self.peak_at.clamp(0.05, 0.95);
-                let s = if u < peak {
-                    0.5 * u / peak
-                } else {
-                    0.5 + 0.5 * (u - peak) / (1.0 - peak)
-                };
-                (std::f32::consts::PI * s).sin().powi(2)
-            }
+            None => self.arc(u),
         };
         let forward = match &self.forward {
             Some(c) => c.sample(u).unwrap_or(u),
             None => {
-                let smooth = u * u * (3.0 - 2.0 * u);
+                let (lifted, lowering) = self.clear_window();
+                let t = ((u - lifted) / (lowering - lifted)).clamp(0.0, 1.0);
+                let smooth = t * t * (3.0 - 2.0 * t);
                 let late = smooth * smooth * (3.0 - 2.0 * smooth);
                 let e = self.plant_ease.clamp(0.0, 1.0);
                 smooth * (1.0 - e) + late * e
@@ -100,7 +99,41 @@ impl FlightPath {
         };
         (height.max(0.0), forward)
     }
+
+    /// The built-in arc: one hump peaking at `peak_at`, leaving and meeting the ground at an
+    /// angle rather than flat, so the foot is off the ground from its first frame of flight
+    /// to its last rather than hovering a hair above it (a foot within a hair of the ground
+    /// is on it, for the eye and for the duty factor).
+    fn arc(&self, u: f32) -> f32 {
+        let peak = self.peak_at.clamp(0.05, 0.95);
+        let s = if u < peak {
+            0.5 * u / peak
+        } else {
+            0.5 + 0.5 * (u - peak) / (1.0 - peak)
+        };
+        (std::f32::consts::PI * s).sin()
+    }
+
+    /// Where in the flight the built-in arc rises past [`CLEAR_OF_GROUND`] of its lift, and
+    /// where it comes back down to it: the built-in forward progress runs between the two.
+    pub fn clear_window(&self) -> (f32, f32) {
+        let peak = self.peak_at.clamp(0.05, 0.95);
+        let s = CLEAR_OF_GROUND.asin() / std::f32::consts::PI;
+        (2.0 * s * peak, 1.0 - 2.0 * s * (1.0 - peak))
+    }
+
+    /// Whether the foot is over its landing point at `u`, coming straight down: from here
+    /// on the landing point must not move, or the foot would slide as it touches down.
+    pub fn is_setting_down(&self, u: f32) -> bool {
+        self.at(u).1 >= 1.0
+    }
 }
+
+/// The fraction of its lift a foot rises before the built-in path carries it forward, and
+/// falls from before it touches down. A quarter keeps a foot of the flattest authored lift
+/// (0.03 leg lengths, the limp's) 0.0075 leg lengths up while it moves: clear of a ground
+/// contact judged to 0.005 leg lengths, with room for the IK's rounding.
+pub const CLEAR_OF_GROUND: f32 = 0.25;
 
 /// How the body rides on the feet.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -498,6 +531,36 @@ mod tests {
         assert!(h < 1e-6 && (f - 1.0).abs() < 1e-6);
         let (peak, _) = p.at(p.peak_at);
         assert!((peak - 1.0).abs() < 1e-5);
+    }
+
+    /// The foot goes straight up and straight down: it moves forward only while it is at
+    /// least [`CLEAR_OF_GROUND`] of its lift up, for every peak and ease.
+    #[test]
+    fn the_built_in_path_moves_forward_only_clear_of_the_ground() {
+        for peak_at in [0.05, 0.3, 0.45, 0.7, 0.95] {
+            for plant_ease in [0.0, 0.5, 1.0] {
+                let p = FlightPath {
+                    peak_at,
+                    plant_ease,
+                    ..FlightPath::default()
+                };
+                let mut last = 0.0;
+                for i in 0..=1000 {
+                    let (h, f) = p.at(i as f32 / 1000.0);
+                    assert!(f >= last, "forward progress never goes back");
+                    last = f;
+                    if h < CLEAR_OF_GROUND - 1e-4 {
+                        assert!(
+                            f <= 1e-6 || f >= 1.0 - 1e-6,
+                            "peak {peak_at} ease {plant_ease}: moving at height {h}"
+                        );
+                    }
+                }
+                let (lifted, lowering) = p.clear_window();
+                assert!(0.0 < lifted && lifted < lowering && lowering < 1.0);
+                assert!(p.is_setting_down(lowering) && !p.is_setting_down(lowering - 0.01));
+            }
+        }
     }
 
     #[test]
