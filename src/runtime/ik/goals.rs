@@ -9,8 +9,9 @@ use super::setup::{NONE, Rig};
 use crate::runtime::eval::Goals;
 use crate::runtime::math::{rotate, smoothstep};
 
-/// See `FrameGoals::reachable_joints`.
-const CONE_EASE: f32 = 0.1;
+/// How far beyond its reach a turned body's joint may be left, as a share of the reach
+/// (see `FrameGoals::reachable_joints`).
+const REACH_SLACK: f32 = 0.005;
 
 use glam::{Quat, Vec3A};
 
@@ -102,15 +103,17 @@ impl FrameGoals {
     /// their stretch, for a limb's only goal), and no nearer than they allow.
     ///
     /// Measured from the body lying in line with the limb (its joint toward what the limb
-    /// hangs from), the turns that keep the joint within reach are a cone. Near full reach it
-    /// opens as the square root of how far inside the reach the centre goal is: taking a turn
-    /// out of the cone to its edge, a goal coming inside the reach swung the body (and the
-    /// limb) as that square root, a scorpion's pedipalp jittering as it danced. A body at
-    /// `angle` outside a cone of `cone` goes to `cone² / angle` instead: the edge when it
-    /// is just outside (no jump as its joint leaves the reach), and in step with the goal
-    /// near the cone's tip. A joint within reach is never moved, so rest goals give the rest
-    /// pose. Beyond reach the body lies in line and the limb reaches toward the goal, easing
-    /// back to its own turn over half the limb's reach farther out.
+    /// hangs from), the turns that keep the joint within reach are a cone, and a body
+    /// outside it goes to its edge. Near full reach the cone closes as the square root of
+    /// how far inside the reach the centre goal is, so a goal moving the last centimetre to
+    /// the edge of reach swings the body (and the limb) through the whole of its turn: clips
+    /// reaching for targets jittered on 20 % of the broad zoo's cells (the grid's jitter
+    /// check). The cone is therefore taken for a reach [`REACH_SLACK`] longer: at the edge
+    /// of the true reach it is still open (about the square root of the slack), the body
+    /// turns there at a bounded rate, and the joint it leaves beyond reach costs at most
+    /// that slack of the limb's length. Beyond reach the body turns no farther than at the
+    /// edge, easing back to its own turn over half the limb's reach farther out. A joint
+    /// within reach is never moved, so rest goals give the rest pose.
     fn reachable_joints(&mut self, plan: &Plan, root: &RootPose) {
         let limbs = &plan.limbs;
         for (k, (&q, &(anchor, reach))) in limbs.pinned.iter().zip(&limbs.reach).enumerate() {
@@ -149,24 +152,32 @@ impl FrameGoals {
                 let toward = (from - centre) / apart;
                 let now = (joint - centre) / radius;
                 let angle = now.dot(toward).clamp(-1.0, 1.0).acos();
-                let cone = if apart + radius <= reach {
-                    std::f32::consts::PI
-                } else if apart >= reach + radius {
-                    0.0
-                } else {
-                    ((apart * apart + radius * radius - reach * reach) / (2.0 * apart * radius))
+                let edge = reach + radius;
+                // The turns that keep the joint within reach (and a little beyond): a cone
+                // about the in-line direction.
+                let cone_at = |apart: f32| {
+                    let far = reach * (1.0 + REACH_SLACK);
+                    ((apart * apart + radius * radius - far * far) / (2.0 * apart * radius))
                         .clamp(-1.0, 1.0)
                         .acos()
                 };
-                let allowed = if apart >= reach + radius {
-                    // Out of reach: in line, easing back to its own turn farther out.
-                    angle * smoothstep(reach + radius, reach + radius + 0.5 * reach, apart)
-                } else if angle > cone {
-                    let k = CONE_EASE;
-                    cone * (cone / angle).powf(k / (k + cone))
-                } else {
+                let allowed = if apart + radius <= reach {
                     continue;
+                } else if apart <= edge {
+                    let cone = cone_at(apart);
+                    if angle <= cone {
+                        continue;
+                    }
+                    cone
+                } else {
+                    // Out of reach: as near in line as at the edge, easing back to its own
+                    // turn farther out.
+                    let near = angle.min(cone_at(edge));
+                    near + (angle - near) * smoothstep(edge, edge + 0.5 * reach, apart)
                 };
+                if allowed >= angle {
+                    continue;
+                }
                 let side = (now - toward * now.dot(toward))
                     .try_normalize()
                     .unwrap_or_else(|| toward.any_orthonormal_vector());
