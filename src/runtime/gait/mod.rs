@@ -39,6 +39,14 @@ const FIT_PASSES: usize = 24;
 /// at least one frame of four, and a cycle never runs so far in a frame that it looks to go
 /// backwards (half a cycle) to the feet that follow it.
 const MAX_CYCLE_PER_FRAME: f32 = 0.22;
+/// How fast the cadence quickens while a planted foot is out of reach of the fitted hips:
+/// per second, per reference leg length the hips fall short.
+const PACE_GAIN: f32 = 120.0;
+/// Time constant of the cadence easing back to the plan's once every planted foot is held.
+const PACE_EASE_SECS: f32 = 2.0;
+/// The most the cadence quickens over the plan's: a foot whose home is itself out of reach
+/// is not helped by shorter strides, and steps no faster than this.
+const MAX_PACE: f32 = 2.0;
 
 /// A style applied to a character with a weight, to every leg group or to one.
 #[derive(Clone, Debug, PartialEq)]
@@ -129,6 +137,9 @@ pub struct Gait {
     sway: Vec2,
     /// Scratch for fitting the hips: one range per foot.
     slabs: Vec<Slab>,
+    /// How much quicker than the plan the feet step (1 = the plan): raised while the fitted
+    /// hips leave a planted foot out of reach (see `Gait::fit_hips_to_reach`).
+    pace: f32,
 }
 
 /// What one foot allows the hips: a range of drops of its hip, linear in the body's drop,
@@ -140,6 +151,9 @@ struct Slab {
     most: f32,
     /// Dykstra's correction carried between passes.
     increment: Vec3,
+    /// A planted foot's range (a landing one asks less and counts for nothing here), in
+    /// reference leg lengths per metre.
+    planted: f32,
 }
 
 impl Slab {
@@ -178,6 +192,7 @@ impl Gait {
         prefetch(&self.drop);
         prefetch(&self.sway);
         prefetch(&self.slabs);
+        prefetch(&self.pace);
     }
 
     /// Asks for its per-character buffers without waiting (see `Character::update_many`).
@@ -228,6 +243,7 @@ impl Gait {
             drop: 0.0,
             sway: Vec2::ZERO,
             slabs: Vec::new(),
+            pace: 1.0,
         }
     }
 
@@ -252,6 +268,7 @@ impl Gait {
     /// Plants every foot under the body again (after a teleport).
     pub fn replant(&mut self) {
         self.planted = false;
+        self.pace = 1.0;
     }
 
     /// Steps the feet and adds goals for every foot no clip owns, and the body's motion to
@@ -294,6 +311,10 @@ impl Gait {
         // The style's stride, or shorter steps where its stance would carry a foot out of
         // its leg's reach: a short-legged walker takes quick steps rather than sliding.
         let rate = (ref_speed / stride).max(self.reach_rate(input, goals, tilt, rest_root));
+        // The plan leaves out what it cannot foresee (other feet holding the hips up, the
+        // body's bob, a turn's arc on a slope): where the fitted hips still left a planted
+        // foot out of reach, the feet step quicker, so the stance ends before the foot drags.
+        let rate = rate * self.pace;
         let fastest = self.gear.groups.iter().map(|g| g.ratio).fold(1.0, f32::max);
         let rate = if dt > 0.0 {
             rate.min(MAX_CYCLE_PER_FRAME / (fastest * dt))
@@ -517,6 +538,11 @@ impl Gait {
                 least,
                 most,
                 increment: Vec3::ZERO,
+                planted: if foot.phase == FootPhase::Stance {
+                    1.0 / limb.length.max(1e-4)
+                } else {
+                    0.0
+                },
             });
         }
         let limit = Vec3::new(self.drop_limit(), MAX_SWAY * lever, MAX_SWAY * lever);
@@ -547,6 +573,21 @@ impl Gait {
         };
         self.drop = at.x;
         self.sway = Vec2::new(at.y, at.z) / lever;
+        // How far short of a planted foot the hips stay, in its leg's lengths: the cadence
+        // quickens with it (integrating, so the stance shortens until the foot is held at
+        // its end) and eases back to the plan's when nothing falls short.
+        let short = self
+            .slabs
+            .iter()
+            .map(|s| (s.least - s.normal.dot(at)).max(0.0) * s.planted)
+            .fold(0.0, f32::max);
+        let eased = 1.0 + (self.pace - 1.0) * (-dt / PACE_EASE_SECS).exp();
+        let pace = eased + PACE_GAIN * short * dt;
+        self.pace = if pace.is_finite() {
+            pace.clamp(1.0, MAX_PACE)
+        } else {
+            1.0
+        };
     }
 
     /// The most the hips may drop (or rise).
