@@ -435,3 +435,73 @@ fn check_ik_reports_a_row_per_family() {
     assert!(rows[9]["reach_sets"].as_u64().unwrap() > 30, "{v}");
     assert_eq!(v["passed"], true, "{v}");
 }
+
+/// Rigs go where creature files go: `validate --creatures DIR` reads `*.glb` and `*.gltf`
+/// beside `*.creature.json`, and a file it cannot read is named in the report while the run
+/// goes on without it.
+#[test]
+fn validate_reads_rigs_and_names_the_files_it_cannot_read() {
+    let root = common::root();
+    let creatures = tempfile::tempdir().unwrap();
+    let clips = tempfile::tempdir().unwrap();
+    let report = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root.join("sample_creatures/biped.creature.json"),
+        creatures.path().join("biped.creature.json"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root.join("tests/fixtures/gltf/mixamo_humanoid.glb"),
+        creatures.path().join("mixamo_humanoid.glb"),
+    )
+    .unwrap();
+    std::fs::write(creatures.path().join("broken.glb"), b"glTF but not really").unwrap();
+    std::fs::write(creatures.path().join("cut.creature.json"), b"{\"format\": ").unwrap();
+    std::fs::copy(
+        root.join("assets/clips/wave.clip.json"),
+        clips.path().join("wave.clip.json"),
+    )
+    .unwrap();
+    let out = anymorph(&[
+        "validate",
+        "--clips",
+        clips.path().to_str().unwrap(),
+        "--creatures",
+        creatures.path().to_str().unwrap(),
+        "--report",
+        report.path().to_str().unwrap(),
+        "--thumbnails",
+        "none",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: Value =
+        serde_json::from_slice(&std::fs::read(report.path().join("summary.json")).unwrap())
+            .unwrap();
+    // The biped and the rig each make a cell of the one clip.
+    assert_eq!(
+        summary["cells"].as_u64().unwrap() + summary["not_bound"].as_u64().unwrap(),
+        2,
+        "{summary}"
+    );
+    let unreadable = summary["unreadable"].as_array().unwrap();
+    let names: Vec<&str> = unreadable
+        .iter()
+        .map(|u| u["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names.iter().any(|n| n.ends_with("broken.glb")), "{names:?}");
+    assert!(
+        names.iter().any(|n| n.ends_with("cut.creature.json")),
+        "{names:?}"
+    );
+    for u in unreadable {
+        let error = u["error"].as_str().unwrap();
+        assert!(!error.is_empty() && !error.contains('\n'), "{error:?}");
+    }
+    let html = std::fs::read_to_string(report.path().join("index.html")).unwrap();
+    assert!(html.contains("broken.glb"), "the report names the file");
+}

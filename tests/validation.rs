@@ -132,6 +132,7 @@ fn the_report_has_the_documented_shape() {
         &cells,
         &config,
         &report::Thumbnails::none("not in this test"),
+        &[],
     )
     .unwrap();
     assert_eq!(s["cells"], 3, "wave does not bind on the snake");

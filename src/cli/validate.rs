@@ -35,14 +35,41 @@ pub enum ThumbnailChoice {
 #[cfg(feature = "editor")]
 const THUMB_SIZE: (u32, u32) = (160, 120);
 
-fn files(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>> {
+/// Creature files `validate` reads: the project's own and rigs as DCC tools export them.
+const CREATURE_SUFFIXES: [&str; 3] = [".creature.json", ".glb", ".gltf"];
+
+fn files(dir: &Path, suffixes: &[&str]) -> Result<Vec<PathBuf>> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("{}: cannot read the folder", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_string_lossy().ends_with(suffix))
+        .filter(|p| {
+            let name = p.to_string_lossy().to_ascii_lowercase();
+            suffixes.iter().any(|s| name.ends_with(s))
+        })
         .collect();
     v.sort();
     Ok(v)
+}
+
+/// Loads every file it can; a file that cannot be read goes to `unreadable` with its
+/// one-line error, and the run goes on without it.
+fn load_all<T>(
+    paths: &[PathBuf],
+    load: impl Fn(&Path) -> Result<T, crate::io::LoadError>,
+    unreadable: &mut Vec<report::Unreadable>,
+) -> Vec<Arc<T>> {
+    let mut loaded = Vec::with_capacity(paths.len());
+    for p in paths {
+        match load(p) {
+            Ok(t) => loaded.push(Arc::new(t)),
+            Err(e) => unreadable.push(report::Unreadable {
+                file: p.display().to_string(),
+                // One line in the report and the log, whatever the error quotes.
+                error: e.to_string().replace(['\n', '\r'], " "),
+            }),
+        }
+    }
+    loaded
 }
 
 pub(super) fn validate(args: ValidateArgs) -> Result<()> {
@@ -50,14 +77,20 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
         Some(p) => ValidationConfig::load(p)?,
         None => ValidationConfig::default(),
     };
-    let clips: Vec<Arc<Clip>> = files(&args.clips, ".clip.json")?
-        .iter()
-        .map(|p| load_clip(p).map(Arc::new))
-        .collect::<Result<_, _>>()?;
-    let mut creatures: Vec<Arc<Creature>> = files(&args.creatures, ".creature.json")?
-        .iter()
-        .map(|p| load_creature(p).map(Arc::new))
-        .collect::<Result<_, _>>()?;
+    let mut unreadable = Vec::new();
+    let clips: Vec<Arc<Clip>> = load_all(
+        &files(&args.clips, &[".clip.json"])?,
+        load_clip,
+        &mut unreadable,
+    );
+    let mut creatures: Vec<Arc<Creature>> = load_all(
+        &files(&args.creatures, &CREATURE_SUFFIXES)?,
+        load_creature,
+        &mut unreadable,
+    );
+    for u in &unreadable {
+        say!("skipped {}: {}", u.file, u.error);
+    }
     for i in 0..args.random as u64 {
         let seed = args.seed.wrapping_add(i);
         creatures.push(Arc::new(
@@ -70,9 +103,10 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
     }
     if clips.is_empty() || creatures.is_empty() {
         bail!(
-            "nothing to validate: {} clips, {} creatures",
+            "nothing to validate: {} clips, {} creatures ({} files could not be read)",
             clips.len(),
-            creatures.len()
+            creatures.len(),
+            unreadable.len()
         );
     }
     let jobs: Vec<(usize, usize)> = (0..clips.len())
@@ -128,7 +162,7 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
             .is_some_and(|i| rendered[i])
     };
     let pictures = report::Thumbnails { has: &has, note };
-    let summary = report::write(&args.report, &cells, &config, &pictures)?;
+    let summary = report::write(&args.report, &cells, &config, &pictures, &unreadable)?;
     say!(
         "{} of {} cells pass ({:.1}%); {} do not bind; NaN in {}. Report: {}",
         summary["passed"],
@@ -138,6 +172,12 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
         summary["nan"],
         args.report.join("index.html").display()
     );
+    if !unreadable.is_empty() {
+        say!(
+            "  {} file(s) could not be read and were left out (listed in the report)",
+            unreadable.len()
+        );
+    }
     if let Some(by) = summary["failures_by_check"].as_object() {
         let mut by: Vec<(&String, u64)> = by
             .iter()

@@ -826,14 +826,20 @@ impl ToggleState for AnymorphApp {
     }
 }
 
-/// `*.creature.json` files in a folder, sorted by name.
+/// Creature files in a folder (`*.creature.json`, and rigs: `*.glb`, `*.gltf`), sorted by
+/// name.
 fn list_creature_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|entries| {
             entries
                 .filter_map(Result::ok)
                 .map(|e| e.path())
-                .filter(|p| p.to_string_lossy().ends_with(".creature.json"))
+                .filter(|p| {
+                    let name = p.to_string_lossy().to_ascii_lowercase();
+                    [".creature.json", ".glb", ".gltf"]
+                        .iter()
+                        .any(|s| name.ends_with(s))
+                })
                 .collect()
         })
         .unwrap_or_else(|e| {

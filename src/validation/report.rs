@@ -136,6 +136,22 @@ td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
     if let Some(note) = &thumbnails.note {
         let _ = write!(out, r#"<p class="note"><i>{}</i></p>"#, escape(note));
     }
+    if let Some(files) = summary["unreadable"].as_array().filter(|f| !f.is_empty()) {
+        let _ = write!(
+            out,
+            r#"<h2>Left out: {} file(s) could not be read</h2><ul class="unreadable">"#,
+            files.len()
+        );
+        for f in files {
+            let _ = write!(
+                out,
+                "<li><code>{}</code>: {}</li>",
+                escape(f["file"].as_str().unwrap_or("")),
+                escape(f["error"].as_str().unwrap_or(""))
+            );
+        }
+        out.push_str("</ul>");
+    }
     out.push_str(r#"<p class="legend">"#);
     let _ = write!(
         out,
@@ -204,11 +220,20 @@ td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
 
 /// Writes `summary.json` and `index.html` into `dir` (created if missing). The pictures, if
 /// any, are already in `dir/thumbs/`.
+/// A file the grid could not read: left out of the run, named in the report.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Unreadable {
+    pub file: String,
+    /// The loader's one-line error.
+    pub error: String,
+}
+
 pub fn write(
     dir: &Path,
     cells: &[CellReport],
     config: &ValidationConfig,
     thumbnails: &Thumbnails,
+    unreadable: &[Unreadable],
 ) -> Result<Value, SaveError> {
     let err = |source| SaveError {
         path: dir.display().to_string(),
@@ -216,6 +241,7 @@ pub fn write(
     };
     std::fs::create_dir_all(dir).map_err(err)?;
     let mut s = summary(cells, config);
+    s["unreadable"] = json!(unreadable);
     s["thumbnails"] = json!({
         "rendered": cells.iter().filter(|c| (thumbnails.has)(c)).count(),
         "note": thumbnails.note,

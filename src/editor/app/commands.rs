@@ -27,7 +27,11 @@ impl AnymorphApp {
                 }
             }
             Command::AddCreatureFromFile => {
-                let dialog = rfd::FileDialog::new().add_filter("Anymorph creature", &["json"]);
+                // A creature is either file: the project's own or a rig from a DCC tool.
+                let dialog = rfd::FileDialog::new()
+                    .add_filter("Creature or glTF rig", &["json", "glb", "gltf"])
+                    .add_filter("Anymorph creature", &["json"])
+                    .add_filter("glTF rig", &["glb", "gltf"]);
                 if let Some(path) = dialog.pick_file() {
                     self.add_creature(&path);
                 }

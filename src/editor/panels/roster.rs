@@ -67,12 +67,14 @@ impl RosterPanel {
     }
 }
 
-/// "biped" from ".../biped.creature.json".
+/// "biped" from ".../biped.creature.json", "fox" from ".../fox.glb".
 pub fn sample_name(path: &std::path::Path) -> String {
     let file = path
         .file_name()
         .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
-    file.strip_suffix(".creature.json")
+    [".creature.json", ".glb", ".gltf"]
+        .iter()
+        .find_map(|s| file.strip_suffix(s))
         .unwrap_or(&file)
         .to_string()
 }
