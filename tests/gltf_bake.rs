@@ -57,6 +57,33 @@ fn cases() -> Vec<(
         let r = import_rig(&common::root().join("tests/fixtures/gltf").join(rig)).unwrap();
         v.push((r.creature, r.mesh, vec![take(clip, 0)]));
     }
+    // Every corpus rig (assets/rigs) with every sample clip that plays on it.
+    let clips: Vec<Arc<Clip>> = common::clips().iter().cloned().map(Arc::new).collect();
+    let mut rigs: Vec<PathBuf> = std::fs::read_dir(common::root().join("assets/rigs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "glb"))
+        .collect();
+    rigs.sort();
+    for path in rigs {
+        let r = import_rig(&path).unwrap();
+        let creature = Arc::new(r.creature.clone());
+        let takes: Vec<BakeTake> = clips
+            .iter()
+            .filter(|clip| {
+                Character::new(Arc::clone(&creature))
+                    .play(clip, PlayParams::default())
+                    .is_ok()
+            })
+            .map(|clip| BakeTake {
+                clip: Arc::clone(clip),
+                variant: 0,
+            })
+            .collect();
+        if !takes.is_empty() {
+            v.push((r.creature, r.mesh, takes));
+        }
+    }
     v
 }
 

@@ -705,14 +705,17 @@ def octopus():
         for i in range(1, 7):
             rr = 0.08 + 0.09 * i
             pts.append((rr * d[0], max(0.012, 0.10 - 0.035 * i), rr * d[2]))
-        feet.append(r.chain(names, pts, body, 0.03, 0.8))
+        r.chain(names, pts, body, 0.03, 0.8)
+        # Segments 03 on lie on the ground: the foot is the first of them, as a human's foot is
+        # the ankle and not the toe tip (body i starts at pts[i - 1]).
+        feet.append(names[3])
     for s in (Side(1), Side(-1)):
         r.add(s.n("eye_{s}"), s.p((0.07, 0.2, 0.06)), s.p((0.08, 0.2, 0.07)), body, 0.015)
     feet.sort()
     return r, dict(legs=8, graspers=0, feet=8, grasper_bodies=[], foot_bodies=feet,
-                   note="decided: an octopus crawls on its arms, so each of the 8 tentacles is a leg whose tip "
-                        "(segment 06) is a foot, as in sample_creatures/octopod; none is a grasper, since no arm is "
-                        "set apart as a hand (a clip that wants to grab can query the tip of a leg)")
+                   note="decided: an octopus crawls on its arms, so each of the 8 tentacles is a leg; its foot is "
+                        "the first segment lying on the ground (segment 04; 05 and 06 are its toes), as a human's foot "
+                        "is the ankle and not the toe tip; none is a grasper, since no arm is set apart as a hand")
 
 
 RIGS = [mixamo, unreal, unity, vrm, rigify, cat, wolf, horse, bird, shark, insect, octopus, lion]

@@ -223,12 +223,79 @@ impl Geometry<'_> {
             self.sources[b] =
                 CapsSource::Geometry(format!("a short branch ending the chain at {of}"));
         }
+        self.one_grasper_per_hand(&in_spine);
         if !self.caps.iter().any(|c| c.contains(&Cap::Head))
             && let Some(&front) = spine.iter().max_by_key(|&&s| order[s])
             && !self.fixed[front]
         {
             self.caps[front].push(Cap::Head);
             self.add_reason(front, "the front end of the spine");
+        }
+    }
+
+    /// A hand is the body whose children fan out into fingers, so a grasper below another
+    /// grasper or a foot is a finger or a toe (a metacarpal `palm.01.L` under `hand.L`, a
+    /// cat's front palm bones under its paw), and graspers that are siblings (the palm bones
+    /// of one hand, each ending a chain of its own) are the fingers of their parent, the hand.
+    fn one_grasper_per_hand(&mut self, in_spine: &[bool]) {
+        let n = self.caps.len();
+        let parent = self.input.parent;
+        // What a body's limb holds above it, up to the spine: a grasper or a foot.
+        let above = |caps: &[Vec<Cap>], b: usize| -> Option<Cap> {
+            let mut at = parent[b];
+            while let Some(p) = at {
+                if in_spine[p] {
+                    return None;
+                }
+                if let Some(c) = caps[p]
+                    .iter()
+                    .find(|c| matches!(c, Cap::Grasper | Cap::Foot))
+                {
+                    return Some(c.clone());
+                }
+                at = parent[p];
+            }
+            None
+        };
+        let demote = |g: &mut Self, b: usize, to: &str, why: &str| {
+            g.caps[b].retain(|c| *c != Cap::Grasper);
+            g.caps[b].push(Cap::Other(to.into()));
+            g.add_reason(b, why);
+        };
+        for b in 0..n {
+            if self.fixed[b] || !self.caps[b].contains(&Cap::Grasper) {
+                continue;
+            }
+            match above(&self.caps, b) {
+                Some(Cap::Foot) => demote(self, b, "toe", "below the chain's foot"),
+                Some(_) => demote(self, b, "finger", "below the chain's grasper"),
+                None => {}
+            }
+        }
+        let mut by_parent: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for b in 0..n {
+            if !self.fixed[b]
+                && self.caps[b].contains(&Cap::Grasper)
+                && let Some(p) = parent[b]
+            {
+                by_parent[p].push(b);
+            }
+        }
+        for (p, fingers) in by_parent.iter().enumerate() {
+            if fingers.len() < 2 || in_spine[p] || self.fixed[p] {
+                continue;
+            }
+            for &b in fingers {
+                demote(
+                    self,
+                    b,
+                    "finger",
+                    "one of the fingers its hand fans out into",
+                );
+            }
+            self.caps[p].retain(|c| !matches!(c, Cap::Limb | Cap::Foot));
+            self.caps[p].push(Cap::Grasper);
+            self.add_reason(p, "the hand: its children fan out into fingers");
         }
     }
 
