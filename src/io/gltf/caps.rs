@@ -273,10 +273,10 @@ impl Geometry<'_> {
             }
         }
         let mut by_parent: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for b in 0..n {
+        for (b, &p) in parent.iter().enumerate() {
             if !self.fixed[b]
                 && self.caps[b].contains(&Cap::Grasper)
-                && let Some(p) = parent[b]
+                && let Some(p) = p
             {
                 by_parent[p].push(b);
             }
