@@ -68,3 +68,19 @@ fn every_corpus_rig_has_the_legs_graspers_and_feet_of_its_table() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// A bone of a skinned rig that moves no vertex and that nothing names (an IK target, a
+/// socket) is a control, which the grid's body checks skip; a bone with flesh is not.
+#[test]
+fn a_skinned_rigs_unweighted_helpers_are_controls() {
+    let c = anymorph::io::load_creature(&common::root().join("assets/rigs/unreal_mannequin.glb"))
+        .unwrap();
+    let control = Cap::Other(anymorph::io::gltf::CONTROL_CAP.into());
+    let is_control = |name: &str| c.body(c.find(name).unwrap()).has_cap(&control);
+    for helper in ["ik_hand_gun", "ik_hand_r", "ik_foot_l"] {
+        assert!(is_control(helper), "{helper}");
+    }
+    for flesh in ["hand_r", "upperarm_l", "foot_l", "pelvis", "head"] {
+        assert!(!is_control(flesh), "{flesh}");
+    }
+}

@@ -72,6 +72,11 @@ impl Default for JiggleTuning {
                 // five or six bodies above an arm's spine body whip the heads about as
                 // the arm pulls on it.
                 (Cap::Spine, 60.0),
+                // Digits keep the shape of their hand or foot: loose, a waving hand's
+                // fingers flopped like an empty glove's (a rig's fingertip swung 120° off
+                // its hand and through the next finger).
+                (Cap::Other("finger".into()), 60.0),
+                (Cap::Other("toe".into()), 60.0),
                 (Cap::Eye, 30.0),
                 // A limb the clip leaves alone hangs from its parent like a heavy
                 // pendulum of several bodies; loose, each swings to its limit and the

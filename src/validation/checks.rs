@@ -1,6 +1,6 @@
 //! The measurements behind each check, on one creature's poses.
 
-use crate::runtime::creature::{BodyId, Creature};
+use crate::runtime::creature::{BodyId, Cap, Creature};
 use crate::runtime::ik::{HAND_SIDE_LEAN, pushed_pin_kept};
 use crate::runtime::math::{segment_closest, segment_distance};
 use crate::runtime::pose::BodyPose;
@@ -49,10 +49,16 @@ impl Overlaps {
             .iter()
             .map(|b| BodyPose::new(b.position, b.rotation))
             .collect();
+        // A rig's control bones (IK targets, sockets) are no flesh: nothing passes through
+        // them.
+        let control = Cap::Other(crate::io::gltf::CONTROL_CAP.into());
+        let solid: Vec<bool> = (0..creature.len())
+            .map(|b| capsules[b].radius > 0.0 && !creature.body(b).has_cap(&control))
+            .collect();
         let mut pairs = Vec::new();
         for a in 0..creature.len() {
             for b in a + 1..creature.len() {
-                if creature.joined(a, b) || capsules[a].radius <= 0.0 || capsules[b].radius <= 0.0 {
+                if creature.joined(a, b) || !solid[a] || !solid[b] {
                     continue;
                 }
                 let depth = depth(&capsules[a], &rest[a], &capsules[b], &rest[b]);

@@ -1,6 +1,7 @@
 //! The import pipeline: file → skeleton → mesh → character space → caps → bodies → a
 //! validated [`Creature`] with its mesh and a report of every guess made on the way.
 
+use super::CONTROL_CAP;
 use super::bodies::{Bones, body_box, bones};
 use super::caps::{CapsInput, CapsSource, infer};
 use super::mesh::{SkinnedMesh, extract};
@@ -194,7 +195,7 @@ fn import(
     let sided: Vec<bool> = words.iter().map(|w| w.side.is_some()).collect();
     let extras_caps: Vec<Option<Vec<Cap>>> =
         skeleton.extras.iter().map(|e| e.caps.clone()).collect();
-    let inferred = infer(&CapsInput {
+    let mut inferred = infer(&CapsInput {
         parent: &skeleton.parent,
         joint: &bones.joint,
         end: &bones.end,
@@ -208,7 +209,23 @@ fn import(
 
     let mut defs = Vec::with_capacity(n);
     for b in 0..n {
-        let caps = &inferred.caps[b];
+        let mut caps = inferred.caps[b].clone();
+        // A bone that moves no vertex of a skinned rig and nothing named is a control (an IK
+        // target, a weapon socket): no body of the creature's flesh, so no check counts what
+        // passes through it.
+        if bones.skinned
+            && bones.points[b].is_empty()
+            && caps.is_empty()
+            && extras_caps[b].is_none()
+        {
+            caps.push(Cap::Other(CONTROL_CAP.into()));
+            let why = "moves no vertex of the skinned mesh";
+            inferred.sources[b] = match &inferred.sources[b] {
+                CapsSource::Name(w) => CapsSource::Geometry(format!("{why}; named '{w}'")),
+                _ => CapsSource::Geometry(why.into()),
+            };
+        }
+        let caps = &caps;
         let fit = body_box(&bones, b, caps, skeleton.extras[b].body.as_ref(), size);
         let mut extra = Extras::new();
         extra.insert(

@@ -34,6 +34,10 @@ pub use bake::{
     bake_gltf_json, bake_to_file,
 };
 pub use caps::CapsSource;
+
+/// The cap the importer gives a bone of a skinned rig that moves no vertex and that nothing
+/// names (an IK target, a socket): a control, not flesh, which the grid's body checks skip.
+pub const CONTROL_CAP: &str = "control";
 pub use import::{
     ImportReport, ImportedRig, import_rig, import_rig_from_bytes, import_rig_with,
     mesh_for_creature,
