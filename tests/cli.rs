@@ -35,6 +35,13 @@ fn info_json_has_the_design_shape() {
     assert_eq!(v["caps"]["grasper"], 2);
     assert_eq!(v["caps"]["foot"], 2);
     assert!(v["caps"]["spine"].as_u64().unwrap() >= 5);
+    let body_caps = v["body_caps"].as_object().unwrap();
+    assert_eq!(body_caps.len(), 25);
+    let graspers = body_caps
+        .values()
+        .filter(|c| c.as_array().unwrap().iter().any(|x| x == "grasper"))
+        .count();
+    assert_eq!(graspers, 2);
     assert_eq!(v["bounds"]["min"].as_array().unwrap().len(), 3);
     assert!((v["bounds"]["max"][1].as_f64().unwrap() - 1.7).abs() < 0.01);
     let text = anymorph(&["info", "sample_creatures/octopod.creature.json"]);

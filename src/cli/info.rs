@@ -121,6 +121,11 @@ pub fn creature_summary(c: &Creature) -> Value {
         "root": name(c.root()),
         "legs": c.legs().len(),
         "caps": caps,
+        // Each body's caps by name, so a script can see which bodies are the graspers.
+        "body_caps": c.bodies().iter().map(|b| (
+            b.name.clone(),
+            json!(b.caps.iter().map(|x| x.to_string()).collect::<Vec<_>>()),
+        )).collect::<serde_json::Map<String, Value>>(),
         "bounds": { "min": c.bounds().min.to_array(), "max": c.bounds().max.to_array() },
         "upright_spine": c.upright().upright,
         "upright_score": c.upright().score,
