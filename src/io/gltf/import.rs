@@ -208,16 +208,12 @@ fn import(
     });
 
     let mut defs = Vec::with_capacity(n);
-    for b in 0..n {
+    for (b, from_extras) in extras_caps.iter().enumerate() {
         let mut caps = inferred.caps[b].clone();
         // A bone that moves no vertex of a skinned rig and nothing named is a control (an IK
         // target, a weapon socket): no body of the creature's flesh, so no check counts what
         // passes through it.
-        if bones.skinned
-            && bones.points[b].is_empty()
-            && caps.is_empty()
-            && extras_caps[b].is_none()
-        {
+        if bones.skinned && bones.points[b].is_empty() && caps.is_empty() && from_extras.is_none() {
             caps.push(Cap::Other(CONTROL_CAP.into()));
             let why = "moves no vertex of the skinned mesh";
             inferred.sources[b] = match &inferred.sources[b] {
