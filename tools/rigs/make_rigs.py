@@ -718,7 +718,45 @@ def octopus():
                         "is the ankle and not the toe tip; none is a grasper, since no arm is set apart as a hand")
 
 
-RIGS = [mixamo, unreal, unity, vrm, rigify, cat, wolf, horse, bird, shark, insect, octopus, lion]
+def fox():
+    """A fox (40 cm at the shoulder) whose paws fan out into digits that Blender left with its
+    default names ("Bone.012"): each digit lies on the ground, so geometry alone must tell a
+    paw's toes from legs of their own."""
+    r = Rig("fox", armature="Armature")
+    hips = r.add("pelvis", (0, 0.38, -0.28), (0, 0.39, -0.16), None, 0.07)
+    chest = r.chain(["spine_1", "spine_2", "spine_3"], line((0, 0.39, -0.16), (0, 0.40, 0.20), 3), hips, 0.08)
+    neck = r.add("neck", (0, 0.40, 0.20), (0, 0.48, 0.30), chest, 0.04)
+    head = r.add("head", (0, 0.48, 0.30), (0, 0.47, 0.42), neck, 0.05)
+    r.add("jaw", (0, 0.45, 0.33), (0, 0.43, 0.45), head, 0.02)
+    r.chain(["tail_1", "tail_2", "tail_3", "tail_4"], line((0, 0.38, -0.30), (0, 0.25, -0.70), 4), hips, 0.04, 0.85)
+    count = [0]
+
+    def bone():
+        count[0] += 1
+        return "Bone.%03d" % count[0]
+
+    def side(s):
+        r.add(s.n("eye.{S}"), s.p((0.03, 0.50, 0.40)), s.p((0.03, 0.50, 0.41)), head, 0.01)
+        r.add(s.n("ear.{S}"), s.p((0.035, 0.52, 0.34)), s.p((0.05, 0.60, 0.33)), head, 0.015)
+        ua = r.add(s.n("upper_arm.{S}"), s.p((0.06, 0.36, 0.17)), s.p((0.07, 0.22, 0.13)), chest, 0.03)
+        fa = r.add(s.n("forearm.{S}"), s.p((0.07, 0.22, 0.13)), s.p((0.07, 0.05, 0.15)), ua, 0.02)
+        fp = r.add(s.n("front_paw.{S}"), s.p((0.07, 0.05, 0.15)), s.p((0.07, 0.02, 0.17)), fa, 0.018)
+        th = r.add(s.n("thigh.{S}"), s.p((0.06, 0.36, -0.26)), s.p((0.07, 0.22, -0.18)), hips, 0.04)
+        sn = r.add(s.n("shin.{S}"), s.p((0.07, 0.22, -0.18)), s.p((0.07, 0.10, -0.30)), th, 0.025)
+        hp = r.add(s.n("hind_paw.{S}"), s.p((0.07, 0.10, -0.30)), s.p((0.07, 0.02, -0.27)), sn, 0.018)
+        for paw, z in ((fp, 0.17), (hp, -0.27)):
+            for dx in (0.015, 0.005, -0.005, -0.015):
+                x = 0.07 + dx
+                d = r.add(s.n(bone()), s.p((x, 0.02, z)), s.p((x, 0.008, z + 0.02)), paw, 0.006)
+                r.add(s.n(bone()), s.p((x, 0.008, z + 0.02)), s.p((x, 0.005, z + 0.035)), d, 0.005)
+
+    r.sym(side)
+    return r, quad_expect("front_paw.{S}", "hind_paw.{S}",
+                          note="each paw fans out into four unnamed digits lying on the ground: they are its toes, "
+                               "the paw is the foot (one foot per leg)")
+
+
+RIGS = [mixamo, unreal, unity, vrm, rigify, cat, wolf, horse, bird, shark, insect, octopus, lion, fox]
 
 
 def main():
