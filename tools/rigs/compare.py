@@ -4,7 +4,7 @@
     python3 tools/rigs/compare.py [--bin PATH] [--rigs DIR] [--verbose]
 
 The binary is --bin, else $ANYMORPH, else target/release/anymorph. For each rig it runs
-`info FILE --json` (legs, the legs' feet, the reason per body) and `info FILE` (the caps per body),
+`info FILE --json` (legs, the legs' feet, each body's caps and the reason for them) and
 prints expected vs current legs / graspers / feet and every body that is a grasper or foot on one
 side only, with the importer's reason. Exit status 1 on any mismatch or a file the importer cannot
 read, 0 when every rig matches.
@@ -15,33 +15,6 @@ import json
 import os
 import subprocess
 import sys
-
-
-def parse_caps(text, names):
-    """Caps per body from the text table of `info` (body names may hold spaces)."""
-    by_len = sorted(names, key=len, reverse=True)
-    caps, table = {}, False
-    for line in text.splitlines():
-        if line.startswith("body ") and "caps" in line:
-            table = True
-            continue
-        if not table:
-            continue
-        if line.startswith("locomotion"):
-            break
-        body = next((n for n in by_len if line.startswith(n + " ")), None)
-        if body is None:
-            continue
-        rest = line[len(body):].strip()
-        if rest.startswith("- "):
-            rest = rest[2:].strip()
-        else:
-            parent = next((n for n in by_len if rest.startswith(n + " ")), None)
-            if parent:
-                rest = rest[len(parent):].strip()
-        parts = rest.split("(from", 1)[0].split()
-        caps[body] = set(parts[1:])  # parts[0] is the limb distance
-    return caps
 
 
 def main():
@@ -57,14 +30,13 @@ def main():
     for e in expected:
         path = os.path.join(a.rigs, e["file"])
         pj = subprocess.run([a.bin, "info", path, "--json"], capture_output=True, text=True)
-        pt = subprocess.run([a.bin, "info", path], capture_output=True, text=True)
-        if pj.returncode or pt.returncode:
-            print("%-22s cannot be read: %s" % (e["file"], (pj.stderr or pt.stderr).strip()))
+        if pj.returncode:
+            print("%-22s cannot be read: %s" % (e["file"], pj.stderr.strip()))
             bad += 1
             continue
         d = json.loads(pj.stdout)
         reasons = d.get("caps_sources", {})
-        caps = parse_caps(pt.stdout, list(reasons.keys()))
+        caps = {b: set(c) for b, c in d["body_caps"].items()}
         graspers = sorted(b for b, c in caps.items() if "grasper" in c)
         feet = sorted(l["foot"] for l in d.get("leg_list", []))
         foot_caps = sorted(b for b, c in caps.items() if "foot" in c)
