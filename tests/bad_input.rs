@@ -285,10 +285,25 @@ fn package_errors_name_the_clip_and_field() {
         e.to_string().contains("clips[1].name: two clips are named"),
         "{e}"
     );
+    // Versions 1 (before actions) and 2 load; a newer one is an error.
     let mut v: Value = serde_json::from_str(&text).unwrap();
-    v["version"] = serde_json::json!(2);
+    for ok in [1, 2] {
+        v["version"] = serde_json::json!(ok);
+        package_from_str(&v.to_string(), "p").unwrap();
+    }
+    v["version"] = serde_json::json!(3);
     assert!(matches!(
         package_from_str(&v.to_string(), "p").unwrap_err(),
         LoadError::Version { .. }
     ));
+    // An action naming a clip the package does not hold names the action and the field.
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["actions"] = serde_json::json!([{"name": "wave", "branches": ["wave", "no_such_clip"]}]);
+    let e = package_from_str(&v.to_string(), "p.package.json").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("p.package.json: actions[0].branches:")
+            && e.to_string().contains("no_such_clip"),
+        "{e}"
+    );
 }

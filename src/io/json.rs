@@ -31,6 +31,16 @@ pub fn parse_document(
     path: &str,
     tag: FormatTag,
 ) -> Result<serde_json::Map<String, Value>, LoadError> {
+    parse_document_since(text, path, tag, tag.version)
+}
+
+/// As [`parse_document`], for a format that still loads its versions from `oldest` on.
+pub fn parse_document_since(
+    text: &str,
+    path: &str,
+    tag: FormatTag,
+    oldest: u32,
+) -> Result<serde_json::Map<String, Value>, LoadError> {
     let value: Value = serde_json::from_str(text).map_err(|e| LoadError::Syntax {
         path: path.into(),
         line: e.line(),
@@ -55,7 +65,9 @@ pub fn parse_document(
         }
     }
     match doc.get("version") {
-        Some(Value::Number(n)) if n.as_u64() == Some(u64::from(tag.version)) => {}
+        Some(Value::Number(n))
+            if n.as_u64()
+                .is_some_and(|v| (u64::from(oldest)..=u64::from(tag.version)).contains(&v)) => {}
         other => {
             return Err(LoadError::Version {
                 path: path.into(),

@@ -5,6 +5,7 @@ use super::clip_file::clip_error;
 use super::gait_file::gait_from_value;
 use super::json::{self, FormatTag};
 use super::{LoadError, LoadedProject, SaveError, atomic};
+use crate::runtime::action::{Action, ActionDef};
 use crate::runtime::clip::Clip;
 use crate::runtime::gait::GaitStyle;
 use serde::Serialize;
@@ -12,10 +13,14 @@ use serde_json::Value;
 use std::path::Path;
 use std::sync::Arc;
 
+/// Version 2 added `actions`; version 1 files (no actions) still load.
 pub const PACKAGE_FORMAT: FormatTag = FormatTag {
     format: "anymorph-package",
-    version: 1,
+    version: 2,
 };
+
+/// The oldest package version that still loads.
+pub const OLDEST_PACKAGE_VERSION: u32 = 1;
 
 /// An exported animation package.
 #[derive(Clone, Debug)]
@@ -23,6 +28,9 @@ pub struct Package {
     pub name: String,
     pub clips: Vec<Arc<Clip>>,
     pub gait_styles: Vec<Arc<GaitStyle>>,
+    /// What a game asks a creature to do, each played by the first of its branch clips
+    /// that binds.
+    pub actions: Vec<Arc<Action>>,
 }
 
 impl Package {
@@ -32,7 +40,12 @@ impl Package {
             name: project.project.name.clone(),
             clips: project.clips.iter().cloned().map(Arc::new).collect(),
             gait_styles: project.gaits.iter().cloned().map(Arc::new).collect(),
+            actions: Vec::new(),
         }
+    }
+
+    pub fn action(&self, name: &str) -> Option<&Arc<Action>> {
+        self.actions.iter().find(|a| a.name == name)
     }
 
     pub fn clip(&self, name: &str) -> Option<&Arc<Clip>> {
@@ -51,7 +64,7 @@ pub fn load_package(path: &Path) -> Result<Package, LoadError> {
 
 /// Parses and validates a package; `path` only labels errors.
 pub fn package_from_str(text: &str, path: &str) -> Result<Package, LoadError> {
-    let doc = json::parse_document(text, path, PACKAGE_FORMAT)?;
+    let doc = json::parse_document_since(text, path, PACKAGE_FORMAT, OLDEST_PACKAGE_VERSION)?;
     let field = |field: &str, message: &str| LoadError::Field {
         path: path.into(),
         field: field.into(),
@@ -100,10 +113,32 @@ pub fn package_from_str(text: &str, path: &str) -> Result<Package, LoadError> {
         }
         Some(_) => return Err(field("gait_styles", "expected an array")),
     };
+    let actions = match doc.get("actions") {
+        None => Vec::new(),
+        Some(Value::Array(defs)) => {
+            let mut actions: Vec<Arc<Action>> = Vec::with_capacity(defs.len());
+            for (i, d) in defs.iter().enumerate() {
+                let def = json::from_value::<ActionDef>(d.clone(), path)
+                    .map_err(|e| prefixed(e, &format!("actions[{i}]")))?;
+                if actions.iter().any(|a| a.name == def.name) {
+                    return Err(field(
+                        &format!("actions[{i}].name"),
+                        &format!("two actions are named '{}'", def.name),
+                    ));
+                }
+                let action = Action::resolve(&def, &loaded)
+                    .map_err(|e| field(&format!("actions[{i}].branches"), &e.to_string()))?;
+                actions.push(Arc::new(action));
+            }
+            actions
+        }
+        Some(_) => return Err(field("actions", "expected an array")),
+    };
     Ok(Package {
         name,
         clips: loaded,
         gait_styles,
+        actions,
     })
 }
 
@@ -133,6 +168,7 @@ struct PackageOut<'a> {
     name: &'a str,
     clips: Vec<&'a Clip>,
     gait_styles: Vec<&'a GaitStyle>,
+    actions: Vec<ActionDef>,
 }
 
 pub fn package_to_string(package: &Package) -> String {
@@ -142,6 +178,7 @@ pub fn package_to_string(package: &Package) -> String {
         name: &package.name,
         clips: package.clips.iter().map(|c| c.as_ref()).collect(),
         gait_styles: package.gait_styles.iter().map(|g| g.as_ref()).collect(),
+        actions: package.actions.iter().map(|a| a.to_def()).collect(),
     })
 }
 

@@ -1,5 +1,6 @@
 //! The runtime: everything a game links. No GUI, no GPU.
 
+pub mod action;
 pub mod bind;
 pub mod clip;
 pub mod creature;

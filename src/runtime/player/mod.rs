@@ -20,6 +20,7 @@ mod instance;
 
 pub use instance::{FiredEvent, PlayId};
 
+use crate::runtime::action::Action;
 use crate::runtime::bind::{Binding, Variant, bind};
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
@@ -109,6 +110,13 @@ pub enum PlayError {
     },
     #[error("play parameters: {0}")]
     InvalidParams(String),
+    #[error("action '{action}' has no branch that plays on '{creature}': {reasons}")]
+    NoBranch {
+        action: String,
+        creature: String,
+        /// Each branch's reason, `clip: reason`, joined by "; ".
+        reasons: String,
+    },
 }
 
 /// A clip's binding to a creature, with a plan per variant built on demand (ownership and
@@ -249,6 +257,40 @@ impl Character {
                 da.total_cmp(&db)
             })
             .map(|(v, _)| v)
+    }
+
+    /// The branch of `action` that plays on this creature: the first whose clip binds. When
+    /// none does, the error gives each branch's reason.
+    pub fn action_branch(&mut self, action: &Action) -> Result<usize, PlayError> {
+        let mut reasons = Vec::with_capacity(action.branches.len());
+        for (k, clip) in action.branches.iter().enumerate() {
+            match &self.binding(clip).reason {
+                None => return Ok(k),
+                Some(why) => reasons.push(format!("{}: {why}", clip.name)),
+            }
+        }
+        Err(PlayError::NoBranch {
+            action: action.name.clone(),
+            creature: self.creature.name().to_string(),
+            reasons: if reasons.is_empty() {
+                "it has no branches".into()
+            } else {
+                reasons.join("; ")
+            },
+        })
+    }
+
+    /// Starts the branch of `action` that plays on this creature (see
+    /// [`Character::action_branch`]) as [`Character::play`] starts a clip; returns the play
+    /// and the branch's index.
+    pub fn play_action(
+        &mut self,
+        action: &Action,
+        params: PlayParams,
+    ) -> Result<(PlayId, usize), PlayError> {
+        let k = self.action_branch(action)?;
+        let id = self.play(&action.branches[k], params)?;
+        Ok((id, k))
     }
 
     /// Starts a clip. It plays from the next [`Character::update`].

@@ -1,0 +1,86 @@
+//! Actions: what a game asks a creature to do ("wave"), played by whichever of its branch
+//! clips binds to the creature. The paper (4.1.1) branches tool use "on whether the
+//! character has graspers … or uses its mouth": an action is a name and an ordered list of
+//! clips, each guarded by its own requirements, and the first that binds plays
+//! ([`Character::play_action`](crate::runtime::player::Character::play_action)).
+
+use crate::runtime::clip::Clip;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// An action as files hold it: branch clips by name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionDef {
+    pub name: String,
+    /// What the action means and which morphologies it deliberately leaves out.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub intent: String,
+    /// Clip names, tried in order.
+    pub branches: Vec<String>,
+}
+
+/// An action with its branch clips resolved.
+#[derive(Clone, Debug)]
+pub struct Action {
+    pub name: String,
+    pub intent: String,
+    pub branches: Vec<Arc<Clip>>,
+}
+
+/// Why an action definition cannot be resolved.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ActionError {
+    #[error("action '{0}' has no branches")]
+    NoBranches(String),
+    #[error("action '{action}': branch {index} names clip '{clip}', which is not there")]
+    MissingClip {
+        action: String,
+        index: usize,
+        clip: String,
+    },
+    #[error("action '{action}': clip '{clip}' is a branch twice")]
+    RepeatedBranch { action: String, clip: String },
+}
+
+impl Action {
+    /// Resolves `def`'s branches among `clips` by name.
+    pub fn resolve(def: &ActionDef, clips: &[Arc<Clip>]) -> Result<Action, ActionError> {
+        if def.branches.is_empty() {
+            return Err(ActionError::NoBranches(def.name.clone()));
+        }
+        let mut branches: Vec<Arc<Clip>> = Vec::with_capacity(def.branches.len());
+        for (index, name) in def.branches.iter().enumerate() {
+            if branches.iter().any(|c| &c.name == name) {
+                return Err(ActionError::RepeatedBranch {
+                    action: def.name.clone(),
+                    clip: name.clone(),
+                });
+            }
+            let clip =
+                clips
+                    .iter()
+                    .find(|c| &c.name == name)
+                    .ok_or_else(|| ActionError::MissingClip {
+                        action: def.name.clone(),
+                        index,
+                        clip: name.clone(),
+                    })?;
+            branches.push(Arc::clone(clip));
+        }
+        Ok(Action {
+            name: def.name.clone(),
+            intent: def.intent.clone(),
+            branches,
+        })
+    }
+
+    /// The definition a file holds.
+    pub fn to_def(&self) -> ActionDef {
+        ActionDef {
+            name: self.name.clone(),
+            intent: self.intent.clone(),
+            branches: self.branches.iter().map(|c| c.name.clone()).collect(),
+        }
+    }
+}
