@@ -512,3 +512,71 @@ fn validate_reads_rigs_and_names_the_files_it_cannot_read() {
     let html = std::fs::read_to_string(report.path().join("index.html")).unwrap();
     assert!(html.contains("broken.glb"), "the report names the file");
 }
+
+/// `actions PROJECT_OR_PACKAGE CREATURE --json`: each action's playing branch and variant
+/// count, or every branch's reason; projects hold actions and export them to packages.
+#[test]
+fn actions_say_which_branch_plays() {
+    let root = common::root();
+    let dir = tempfile::tempdir().unwrap();
+    let clip = |n: &str| root.join(format!("assets/clips/{n}.clip.json"));
+    let project = serde_json::json!({
+        "format": "anymorph-project", "version": 1, "name": "acts",
+        "clips": [clip("wave"), clip("wave_prone"), clip("roar")],
+        "actions": [
+            { "name": "wave", "intent": "with a grasper", "branches": ["wave", "wave_prone"] },
+            { "name": "roar", "branches": ["roar"] }
+        ]
+    });
+    let project_path = dir.path().join("acts.project.json");
+    std::fs::write(&project_path, project.to_string()).unwrap();
+    let v = json_of(&[
+        "actions",
+        project_path.to_str().unwrap(),
+        "sample_creatures/biped.creature.json",
+        "--json",
+    ]);
+    assert_eq!(v["creature"], "biped");
+    assert_eq!(v["actions"][0]["name"], "wave");
+    assert_eq!(v["actions"][0]["clip"], "wave");
+    assert!(v["actions"][0]["variants"].as_u64().unwrap() >= 1);
+    assert!(v["actions"][0]["reason"].is_null());
+    // Exported, the package holds the same actions.
+    let package_path = dir.path().join("acts.package.json");
+    let out = anymorph(&[
+        "export",
+        project_path.to_str().unwrap(),
+        "--out",
+        package_path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_of(&[
+        "actions",
+        package_path.to_str().unwrap(),
+        "sample_creatures/snake.creature.json",
+        "--json",
+    ]);
+    let wave = &v["actions"][0];
+    assert!(wave["clip"].is_null(), "{v}");
+    let reason = wave["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("wave:") && reason.contains("wave_prone:"),
+        "{reason}"
+    );
+    // A branch naming a clip the project does not hold is an error naming the field.
+    let mut bad = project.clone();
+    bad["actions"][1]["branches"] = serde_json::json!(["growl"]);
+    std::fs::write(&project_path, bad.to_string()).unwrap();
+    let out = anymorph(&[
+        "actions",
+        project_path.to_str().unwrap(),
+        "sample_creatures/biped.creature.json",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("actions[1].branches"), "{err}");
+}

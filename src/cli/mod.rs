@@ -18,6 +18,7 @@ macro_rules! say_raw {
     }};
 }
 
+mod actions;
 mod bake;
 mod bench;
 mod check;
@@ -110,6 +111,15 @@ pub enum Command {
     Variants {
         creature: PathBuf,
         clip: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// For each action of a project or package, the branch that plays on a creature and its
+    /// variant count, or each branch's reason when none does.
+    Actions {
+        /// A `*.project.json` or a `*.package.json`.
+        source: PathBuf,
+        creature: PathBuf,
         #[arg(long)]
         json: bool,
     },
@@ -323,6 +333,11 @@ fn run(cli: Cli) -> Result<()> {
             clip,
             json,
         }) => variants::variants(&creature, &clip, json),
+        Some(Command::Actions {
+            source,
+            creature,
+            json,
+        }) => actions::actions(&source, &creature, json),
         Some(Command::Solve { creature, goals }) => solve::solve_cmd(&creature, &goals),
         Some(Command::Generate { seed, out, family }) => generate::generate(seed, family, &out),
         Some(Command::Validate {

@@ -36,11 +36,21 @@ pub struct Package {
 impl Package {
     /// Everything a project holds that a game plays.
     pub fn from_project(project: &LoadedProject) -> Package {
+        let clips: Vec<Arc<Clip>> = project.clips.iter().cloned().map(Arc::new).collect();
+        // Loading the project checked every branch; an action whose clip was renamed or
+        // removed since (in the editor) is left out rather than exported half.
+        let actions = project
+            .project
+            .actions
+            .iter()
+            .filter_map(|def| Action::resolve(def, &clips).ok())
+            .map(Arc::new)
+            .collect();
         Package {
             name: project.project.name.clone(),
-            clips: project.clips.iter().cloned().map(Arc::new).collect(),
+            clips,
             gait_styles: project.gaits.iter().cloned().map(Arc::new).collect(),
-            actions: Vec::new(),
+            actions,
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::json::{self, FormatTag};
 use super::{LoadError, SaveError, atomic, load_clip, load_creature, load_gait};
+use crate::runtime::action::{Action, ActionDef};
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
 use crate::runtime::gait::GaitStyle;
@@ -10,6 +11,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub const PROJECT_FORMAT: FormatTag = FormatTag {
     format: "anymorph-project",
@@ -37,6 +39,9 @@ pub struct Project {
     /// survive a re-run that would otherwise repaint the cell.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub validation_marks: Vec<ValidationMark>,
+    /// Actions: names with ordered branch clips of this project (see `runtime::action`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<ActionDef>,
 }
 
 /// A tester's verdict on one clip × creature × variant of the validation grid.
@@ -127,6 +132,7 @@ pub fn load_project(path: &Path) -> Result<LoadedProject, LoadError> {
         .iter()
         .map(|p| load_gait(&dir.join(p)))
         .collect::<Result<Vec<_>, _>>()?;
+    let _ = resolve_actions(&project.actions, &clips, &label)?;
     Ok(LoadedProject {
         path: path.to_path_buf(),
         project,
@@ -134,6 +140,34 @@ pub fn load_project(path: &Path) -> Result<LoadedProject, LoadError> {
         creatures,
         gaits,
     })
+}
+
+/// The project's actions with their branches among `clips`; `path` labels errors
+/// (`actions[i]…`).
+pub fn resolve_actions(
+    defs: &[ActionDef],
+    clips: &[Clip],
+    path: &str,
+) -> Result<Vec<Action>, LoadError> {
+    let shared: Vec<Arc<Clip>> = clips.iter().cloned().map(Arc::new).collect();
+    let mut actions: Vec<Action> = Vec::with_capacity(defs.len());
+    for (i, def) in defs.iter().enumerate() {
+        let field = |field: String, message: String| LoadError::Field {
+            path: path.into(),
+            field,
+            message,
+        };
+        if actions.iter().any(|a| a.name == def.name) {
+            return Err(field(
+                format!("actions[{i}].name"),
+                format!("two actions are named '{}'", def.name),
+            ));
+        }
+        let action = Action::resolve(def, &shared)
+            .map_err(|e| field(format!("actions[{i}].branches"), e.to_string()))?;
+        actions.push(action);
+    }
+    Ok(actions)
 }
 
 #[derive(Serialize)]
