@@ -5,7 +5,6 @@
 use anymorph::io::{load_clip, load_creature};
 use anymorph::runtime::clip::Clip;
 use anymorph::runtime::creature::Creature;
-use anymorph::runtime::math::segment_distance;
 use anymorph::runtime::player::{Character, PlayParams, VariantChoice};
 use anymorph::runtime::pose::BodyPose;
 use anymorph::validation::TargetScene;
@@ -79,20 +78,9 @@ pub fn clip(name: &str) -> &'static Clip {
 }
 
 /// How much deeper than at rest the capsules (`Body::rounded`) of bodies `a` and `b`
-/// overlap in `pose`, as a fraction of the thinner one's radius.
+/// overlap in `pose`, as a fraction of the thinner one's radius: the check's own measure.
 pub fn sunk(c: &Creature, pose: &[BodyPose], a: usize, b: usize) -> f32 {
-    let capsule = |x: usize, at: &BodyPose| {
-        let (half, radius) = c.body(x).rounded();
-        let axis = at.rotation * half;
-        (at.position - axis, at.position + axis, radius)
-    };
-    let depth = |pa: &BodyPose, pb: &BodyPose| {
-        let ((a0, a1, ra), (b0, b1, rb)) = (capsule(a, pa), capsule(b, pb));
-        ra + rb - segment_distance(a0, a1, b0, b1)
-    };
-    let rest = |x: usize| BodyPose::new(c.body(x).position, c.body(x).rotation);
-    let thinner = c.body(a).rounded().1.min(c.body(b).rounded().1);
-    (depth(&pose[a], &pose[b]) - depth(&rest(a), &rest(b)).max(0.0)) / thinner
+    anymorph::check::ik::sunk(c, pose, a, b)
 }
 
 /// Plays `variant` of `clip` on `creature` as the validation grid does (held, at 30 fps,
