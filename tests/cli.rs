@@ -580,3 +580,100 @@ fn actions_say_which_branch_plays() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("actions[1].branches"), "{err}");
 }
+
+/// `eval` and `bake` play an action of a project or package by name: the branch a game's
+/// `play_action` would pick.
+#[test]
+fn eval_and_bake_play_an_action_by_name() {
+    let project = "assets/sample.project.json";
+    let v = json_of(&[
+        "eval",
+        "sample_creatures/biped.creature.json",
+        project,
+        "--action",
+        "wave",
+        "--time",
+        "0.5",
+    ]);
+    assert_eq!(v["clip"], "wave");
+    assert_eq!(v["action"], "wave");
+    // The snake has no grasper and no feet: it waves its head.
+    let v = json_of(&[
+        "eval",
+        "sample_creatures/snake.creature.json",
+        "assets/sample.package.json",
+        "--action",
+        "wave",
+        "--time",
+        "0.5",
+    ]);
+    assert_eq!(v["clip"], "wave_head");
+    let out = anymorph(&[
+        "eval",
+        "sample_creatures/snake.creature.json",
+        project,
+        "--action",
+        "juggle",
+        "--time",
+        "0.5",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--action juggle") && err.contains("wave"),
+        "{err}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("quadruped_wave.glb");
+    let out = anymorph(&[
+        "bake",
+        "sample_creatures/quadruped.creature.json",
+        project,
+        "--action",
+        "wave",
+        "--out",
+        glb.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::metadata(&glb).unwrap().len() > 1000);
+}
+
+/// `validate --project`: rows are the project's actions over its creatures.
+#[test]
+fn validate_by_action_names_the_branch_of_each_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("grid");
+    let out = anymorph(&[
+        "validate",
+        "--project",
+        "assets/sample.project.json",
+        "--report",
+        report.to_str().unwrap(),
+        "--thumbnails",
+        "none",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s: Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(s["rows"], "actions");
+    assert_eq!(s["bound_rate"], 1.0, "{}", s["no_branch"]);
+    let rows = s["by_row"].as_array().unwrap();
+    let wave = rows.iter().find(|r| r["name"] == "wave").unwrap();
+    // The project's eight creatures: upright, prone, footed and footless all wave.
+    assert_eq!(wave["plays"], 8);
+    assert!(wave["branches"].as_object().unwrap().len() >= 2, "{wave}");
+    let html = std::fs::read_to_string(report.join("index.html")).unwrap();
+    assert!(
+        html.contains("wave_head"),
+        "the snake's cell names its branch"
+    );
+}

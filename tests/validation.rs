@@ -434,3 +434,51 @@ fn a_walking_failure_is_timed_by_the_clip_clock() {
         );
     }
 }
+
+/// A grid of actions: a cell names the branch that played; a creature no branch plays on is
+/// a failure, unless the action's intent leaves its morphology out (then it is grey).
+#[test]
+fn a_grid_by_action_fails_a_creature_no_branch_plays_on() {
+    use anymorph::runtime::action::{Action, ActionDef};
+    use anymorph::runtime::clip::{Branch, Predicate};
+    use anymorph::validation::check_action_cell;
+    let clips: Vec<Arc<Clip>> = common::clips().iter().cloned().map(Arc::new).collect();
+    let mut def = ActionDef {
+        name: "wave".into(),
+        intent: String::new(),
+        branches: vec!["wave".into(), "wave_prone".into()],
+        leaves_out: Vec::new(),
+    };
+    let config = ValidationConfig::default();
+    let grid = |def: &ActionDef| {
+        let action = Action::resolve(def, &clips).unwrap();
+        let cells: Vec<_> = ["biped", "snake"]
+            .iter()
+            .map(|n| check_action_cell(&action, &arc_creature(n), &config))
+            .collect();
+        (cells.clone(), report::summary(&cells, &config))
+    };
+    let (cells, s) = grid(&def);
+    assert_eq!(cells[0].action.as_deref(), Some("wave"));
+    assert_eq!(cells[0].clip, "wave", "the biped plays the upright branch");
+    assert!(cells[1].clip.is_empty() && !cells[1].binds());
+    assert_eq!(s["rows"], "actions");
+    assert_eq!(s["cells"], 2, "the snake counts");
+    assert!(s["pass_rate"].as_f64().unwrap() <= 0.5);
+    assert_eq!(s["bound_rate"], 0.5);
+    assert_eq!(s["no_branch"][0]["creature"], "snake");
+    assert_eq!(s["by_row"][0]["branches"]["wave"], 1);
+    // Said out loud in the action: creatures without graspers do not wave.
+    def.leaves_out = vec![Branch {
+        predicate: Predicate::HasGraspers,
+        expect: false,
+    }];
+    let (cells, s) = grid(&def);
+    assert!(cells[1].excluded);
+    assert_eq!(s["cells"], 1);
+    assert_eq!(s["left_out"], 1);
+    assert_eq!(s["bound_rate"], 1.0);
+    assert!(s["no_branch"].as_array().unwrap().is_empty());
+    let html = report::html(&cells, &s, &report::Thumbnails::none("test"));
+    assert!(html.contains("action \\ creature"), "rows are actions");
+}

@@ -1,30 +1,15 @@
 //! `anymorph actions`: for each action of a project or package, the branch that plays on a
 //! creature and its variant count, or why none does.
 
-use crate::io::{Package, load_creature, load_package, load_project};
+use crate::io::load_creature;
 use crate::runtime::player::{Character, PlayError};
-use anyhow::{Result, bail};
+use anyhow::Result;
 use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
 
-/// A package, or a project's export (what a game would load).
-fn package_of(path: &Path) -> Result<Package> {
-    let name = path.to_string_lossy().to_ascii_lowercase();
-    if name.ends_with(".package.json") {
-        Ok(load_package(path)?)
-    } else if name.ends_with(".project.json") {
-        Ok(Package::from_project(&load_project(path)?))
-    } else {
-        bail!(
-            "{}: expected a *.project.json or a *.package.json",
-            path.display()
-        )
-    }
-}
-
 pub(super) fn actions(source: &Path, creature_path: &Path, as_json: bool) -> Result<()> {
-    let package = package_of(source)?;
+    let package = super::package_of(source)?;
     let creature = Arc::new(load_creature(creature_path)?);
     let mut rows = Vec::with_capacity(package.actions.len());
     for action in &package.actions {
@@ -36,7 +21,8 @@ pub(super) fn actions(source: &Path, creature_path: &Path, as_json: bool) -> Res
                         "variants": ch.variants(clip).len(), "reason": null })
             }
             Err(PlayError::NoBranch { reasons, .. }) => {
-                json!({ "name": action.name, "clip": null, "variants": 0, "reason": reasons })
+                json!({ "name": action.name, "clip": null, "variants": 0, "reason": reasons,
+                        "left_out": action.leaves_out(&creature) })
             }
             Err(e) => return Err(e.into()),
         };
@@ -58,9 +44,14 @@ pub(super) fn actions(source: &Path, creature_path: &Path, as_json: bool) -> Res
                 r["variants"]
             ),
             None => say!(
-                "{}: does not play on '{}': {}",
+                "{}: does not play on '{}'{}: {}",
                 r["name"].as_str().unwrap_or(""),
                 creature.name(),
+                if r["left_out"] == true {
+                    " (its intent leaves this morphology out)"
+                } else {
+                    ""
+                },
                 r["reason"].as_str().unwrap_or("")
             ),
         }

@@ -3,7 +3,7 @@
 use crate::io::gltf::{
     BakeRequest, BakeTake, SkinnedMesh, bake_to_file, import_rig, is_gltf_path, mesh_for_creature,
 };
-use crate::io::{load_clip, load_creature};
+use crate::io::load_creature;
 use crate::runtime::creature::Creature;
 use crate::runtime::player::Character;
 use anyhow::{Result, bail};
@@ -13,6 +13,7 @@ use std::sync::Arc;
 pub(super) struct BakeArgs<'a> {
     pub creature: &'a Path,
     pub clip: &'a Path,
+    pub action: Option<&'a str>,
     pub out: &'a Path,
     pub fps: Option<f32>,
     pub variant: usize,
@@ -21,7 +22,7 @@ pub(super) struct BakeArgs<'a> {
 
 pub(super) fn bake(args: BakeArgs) -> Result<()> {
     let (creature, mesh) = creature_with_mesh(args.creature)?;
-    let clip = Arc::new(load_clip(args.clip)?);
+    let clip = super::clip_or_branch(args.clip, args.action, &creature)?;
     let fps = args.fps.unwrap_or(clip.fps);
     let count = {
         let mut ch = Character::new(Arc::new(creature.clone()));

@@ -38,7 +38,11 @@ pub(super) fn bench(args: BenchArgs) -> Result<()> {
         }
     }
     let creatures: Vec<_> = creatures.into_iter().map(Arc::new).collect();
-    let clips: Vec<Arc<Clip>> = samples::clips()?.into_iter().map(Arc::new).collect();
+    let clips: Vec<Arc<Clip>> = samples::clips()?
+        .into_iter()
+        .filter(|c| samples::BENCH_CLIPS.contains(&c.name.as_str()))
+        .map(Arc::new)
+        .collect();
     let mut characters = Vec::with_capacity(args.creatures);
     let mut mix = Vec::new();
     for i in 0..args.creatures {

@@ -1,6 +1,6 @@
 //! `anymorph eval`: a clip on a creature, frame by frame, as JSON.
 
-use crate::io::{load_clip, load_creature};
+use crate::io::load_creature;
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
 use crate::runtime::player::{Character, PlayError, PlayParams, VariantChoice};
@@ -41,6 +41,7 @@ pub fn parse_frames(spec: &str) -> Result<Vec<f32>> {
 pub(super) struct EvalArgs<'a> {
     pub creature: &'a Path,
     pub clip: &'a Path,
+    pub action: Option<&'a str>,
     pub time: Option<f32>,
     pub frames: Option<&'a str>,
     pub variant: usize,
@@ -54,7 +55,7 @@ pub(super) struct EvalArgs<'a> {
 /// and world-space output come for free.
 pub(super) fn eval_cmd(args: EvalArgs) -> Result<()> {
     let creature = Arc::new(load_creature(args.creature)?);
-    let clip = Arc::new(load_clip(args.clip)?);
+    let clip = super::clip_or_branch(args.clip, args.action, &creature)?;
     let terrain: Terrain = args
         .terrain
         .parse()
@@ -103,12 +104,15 @@ pub(super) fn eval_cmd(args: EvalArgs) -> Result<()> {
         previous = *t;
         out_frames.push(frame_json(&clip, &creature, &ch, *t));
     }
-    let header = json!({
+    let mut header = json!({
         "creature": creature.name(),
         "clip": clip.name,
         "variant": { "index": args.variant, "label": chosen.label, "mirrored": chosen.mirrored },
         "terrain": terrain.to_string(),
     });
+    if let Some(action) = args.action {
+        header["action"] = json!(action);
+    }
     let mut doc = header.as_object().cloned().unwrap_or_default();
     if args.frames.is_some() {
         doc.insert("frames".into(), Value::Array(out_frames));

@@ -84,7 +84,11 @@ pub enum Command {
     /// Goals and final body transforms (world space) of a clip on a creature, as JSON.
     Eval {
         creature: PathBuf,
+        /// A `*.clip.json`; with --action, a `*.project.json` or `*.package.json`.
         clip: PathBuf,
+        /// Play this action of the project or package: the first of its branches that binds.
+        #[arg(long)]
+        action: Option<String>,
         /// One time in seconds.
         #[arg(long, conflicts_with = "frames", required_unless_present = "frames")]
         time: Option<f32>,
@@ -136,10 +140,19 @@ pub enum Command {
     },
     /// The validation grid: every clip on every creature and variant, checked, with a report.
     Validate {
-        #[arg(long)]
-        clips: PathBuf,
-        #[arg(long)]
-        creatures: PathBuf,
+        /// Rows of clips: every `*.clip.json` in this folder.
+        #[arg(long, required_unless_present_any = ["project", "package"])]
+        clips: Option<PathBuf>,
+        /// Rows of actions: the project's actions, each cell playing the first branch that
+        /// binds; its creatures unless --creatures is given.
+        #[arg(long, conflicts_with_all = ["clips", "package"])]
+        project: Option<PathBuf>,
+        /// Rows of actions from a package.
+        #[arg(long, conflicts_with = "clips")]
+        package: Option<PathBuf>,
+        /// A folder of creatures (`*.creature.json`, `*.glb`, `*.gltf`).
+        #[arg(long, required_unless_present = "project")]
+        creatures: Option<PathBuf>,
         /// Add this many random creatures from the zoo.
         #[arg(long, default_value_t = 0)]
         random: usize,
@@ -162,7 +175,11 @@ pub enum Command {
     /// Play a clip on a creature and write it as a glTF animation (GLB, or JSON for .gltf).
     Bake {
         creature: PathBuf,
+        /// A `*.clip.json`; with --action, a `*.project.json` or `*.package.json`.
         clip: PathBuf,
+        /// Bake this action of the project or package: the first of its branches that binds.
+        #[arg(long)]
+        action: Option<String>,
         #[arg(long)]
         out: PathBuf,
         /// Keys per second (default: the clip's fps).
@@ -310,6 +327,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Eval {
             creature,
             clip,
+            action,
             time,
             frames,
             variant,
@@ -320,6 +338,7 @@ fn run(cli: Cli) -> Result<()> {
         }) => eval::eval_cmd(eval::EvalArgs {
             creature: &creature,
             clip: &clip,
+            action: action.as_deref(),
             time,
             frames: frames.as_deref(),
             variant,
@@ -342,6 +361,8 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Generate { seed, out, family }) => generate::generate(seed, family, &out),
         Some(Command::Validate {
             clips,
+            project,
+            package,
             creatures,
             random,
             seed,
@@ -352,6 +373,7 @@ fn run(cli: Cli) -> Result<()> {
             thumbnails,
         }) => validate::validate(validate::ValidateArgs {
             clips,
+            actions_from: project.or(package),
             creatures,
             random,
             seed,
@@ -364,6 +386,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Bake {
             creature,
             clip,
+            action,
             out,
             fps,
             variant,
@@ -371,6 +394,7 @@ fn run(cli: Cli) -> Result<()> {
         }) => bake::bake(bake::BakeArgs {
             creature: &creature,
             clip: &clip,
+            action: action.as_deref(),
             out: &out,
             fps,
             variant,
@@ -425,6 +449,71 @@ fn run(cli: Cli) -> Result<()> {
             only,
             json,
         }),
+    }
+}
+
+/// The clip a command plays: the file itself, or with `action` the branch of that action of
+/// the project or package at `path` that plays on `creature` (as a game's `play_action`).
+fn clip_or_branch(
+    path: &std::path::Path,
+    action: Option<&str>,
+    creature: &crate::runtime::creature::Creature,
+) -> Result<std::sync::Arc<crate::runtime::clip::Clip>> {
+    let Some(name) = action else {
+        return Ok(std::sync::Arc::new(crate::io::load_clip(path)?));
+    };
+    let package = package_of(path)?;
+    let Some(action) = package.action(name) else {
+        let names: Vec<&str> = package.actions.iter().map(|a| a.name.as_str()).collect();
+        anyhow::bail!(
+            "--action {name}: {} has no such action (it has: {})",
+            path.display(),
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        );
+    };
+    match action.branch_for(creature) {
+        Ok(k) => Ok(std::sync::Arc::clone(&action.branches[k])),
+        Err(reasons) => anyhow::bail!(
+            "action '{name}' has no branch that plays on '{}': {reasons}",
+            creature.name()
+        ),
+    }
+}
+
+/// A package, or a project's export (what a game would load).
+fn package_of(path: &std::path::Path) -> Result<crate::io::Package> {
+    Ok(package_and_creatures(path)?.0)
+}
+
+/// A package or a project's export, and the project's creatures (none for a package).
+fn package_and_creatures(
+    path: &std::path::Path,
+) -> Result<(
+    crate::io::Package,
+    Vec<std::sync::Arc<crate::runtime::creature::Creature>>,
+)> {
+    use crate::io::{Package, load_package, load_project};
+    let name = path.to_string_lossy().to_ascii_lowercase();
+    if name.ends_with(".package.json") {
+        Ok((load_package(path)?, Vec::new()))
+    } else if name.ends_with(".project.json") {
+        let project = load_project(path)?;
+        let creatures = project
+            .creatures
+            .iter()
+            .cloned()
+            .map(std::sync::Arc::new)
+            .collect();
+        Ok((Package::from_project(&project), creatures))
+    } else {
+        anyhow::bail!(
+            "{}: expected a *.project.json or a *.package.json",
+            path.display()
+        )
     }
 }
 

@@ -1,9 +1,10 @@
 //! `anymorph validate`: the validation grid over clips × creatures, with a report.
 
 use crate::io::{load_clip, load_creature};
+use crate::runtime::action::Action;
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
-use crate::validation::{CellReport, ValidationConfig, check_cell, report};
+use crate::validation::{CellReport, ValidationConfig, check_action_cell, check_cell, report};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -11,8 +12,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub(super) struct ValidateArgs {
-    pub clips: PathBuf,
-    pub creatures: PathBuf,
+    /// Rows of clips: every `*.clip.json` of this folder.
+    pub clips: Option<PathBuf>,
+    /// Rows of actions: a project's or a package's.
+    pub actions_from: Option<PathBuf>,
+    /// Creature files; a project's own creatures when absent.
+    pub creatures: Option<PathBuf>,
     pub random: usize,
     pub seed: u64,
     /// Only this family of the zoo (the default mix otherwise).
@@ -72,22 +77,64 @@ fn load_all<T>(
     loaded
 }
 
+/// A row of the grid: a clip, or an action played by whichever branch binds.
+enum Row {
+    Clip(Arc<Clip>),
+    Action(Arc<Action>),
+}
+
+impl Row {
+    fn check(&self, creature: &Arc<Creature>, config: &ValidationConfig) -> CellReport {
+        match self {
+            Row::Clip(clip) => check_cell(clip, creature, config),
+            Row::Action(action) => check_action_cell(action, creature, config),
+        }
+    }
+
+    /// The clip `cell` played, for its picture.
+    fn played(&self, cell: &CellReport) -> Option<&Arc<Clip>> {
+        match self {
+            Row::Clip(clip) => Some(clip),
+            Row::Action(action) => action.branches.iter().find(|c| c.name == cell.clip),
+        }
+    }
+}
+
 pub(super) fn validate(args: ValidateArgs) -> Result<()> {
     let config = match &args.config {
         Some(p) => ValidationConfig::load(p)?,
         None => ValidationConfig::default(),
     };
     let mut unreadable = Vec::new();
-    let clips: Vec<Arc<Clip>> = load_all(
-        &files(&args.clips, &[".clip.json"])?,
-        load_clip,
-        &mut unreadable,
-    );
-    let mut creatures: Vec<Arc<Creature>> = load_all(
-        &files(&args.creatures, &CREATURE_SUFFIXES)?,
-        load_creature,
-        &mut unreadable,
-    );
+    let (rows, project_creatures): (Vec<Row>, Vec<Arc<Creature>>) =
+        match (&args.clips, &args.actions_from) {
+            (Some(dir), None) => (
+                load_all(&files(dir, &[".clip.json"])?, load_clip, &mut unreadable)
+                    .into_iter()
+                    .map(Row::Clip)
+                    .collect(),
+                Vec::new(),
+            ),
+            (None, Some(source)) => {
+                let (package, creatures) = super::package_and_creatures(source)?;
+                if package.actions.is_empty() {
+                    bail!("{}: holds no actions to validate", source.display());
+                }
+                (
+                    package.actions.iter().cloned().map(Row::Action).collect(),
+                    creatures,
+                )
+            }
+            _ => bail!("give either --clips DIR or --project/--package FILE"),
+        };
+    let mut creatures: Vec<Arc<Creature>> = match &args.creatures {
+        Some(dir) => load_all(
+            &files(dir, &CREATURE_SUFFIXES)?,
+            load_creature,
+            &mut unreadable,
+        ),
+        None => project_creatures,
+    };
     for u in &unreadable {
         say!("skipped {}: {}", u.file, u.error);
     }
@@ -101,15 +148,15 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
             .with_context(|| format!("zoo seed {seed}"))?,
         ));
     }
-    if clips.is_empty() || creatures.is_empty() {
+    if rows.is_empty() || creatures.is_empty() {
         bail!(
-            "nothing to validate: {} clips, {} creatures ({} files could not be read)",
-            clips.len(),
+            "nothing to validate: {} clips or actions, {} creatures ({} files could not be read)",
+            rows.len(),
             creatures.len(),
             unreadable.len()
         );
     }
-    let jobs: Vec<(usize, usize)> = (0..clips.len())
+    let jobs: Vec<(usize, usize)> = (0..rows.len())
         .flat_map(|c| (0..creatures.len()).map(move |k| (c, k)))
         .collect();
     let bar = ProgressBar::new(jobs.len() as u64);
@@ -124,7 +171,7 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
     let cells: Vec<CellReport> = pool.install(|| {
         jobs.par_iter()
             .map(|&(c, k)| {
-                let cell = check_cell(&clips[c], &creatures[k], &config);
+                let cell = rows[c].check(&creatures[k], &config);
                 bar.inc(1);
                 cell
             })
@@ -145,10 +192,15 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
             Some("thumbnails were not asked for (--thumbnails none)".to_string()),
         )
     } else {
+        let played: Vec<Option<&Arc<Clip>>> = jobs
+            .iter()
+            .zip(&cells)
+            .map(|(&(c, _), cell)| rows[c].played(cell))
+            .collect();
         thumbnails(
             &args.report,
             &jobs,
-            &clips,
+            &played,
             &creatures,
             &cells,
             &wanted,
@@ -163,15 +215,29 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
     };
     let pictures = report::Thumbnails { has: &has, note };
     let summary = report::write(&args.report, &cells, &config, &pictures, &unreadable)?;
-    say!(
-        "{} of {} cells pass ({:.1}%); {} do not bind; NaN in {}. Report: {}",
-        summary["passed"],
-        summary["cells"],
-        summary["pass_rate"].as_f64().unwrap_or(0.0) * 100.0,
-        summary["not_bound"],
-        summary["nan"],
-        args.report.join("index.html").display()
-    );
+    if summary["rows"] == "actions" {
+        say!(
+            "{} of {} cells pass ({:.1}%); a branch plays in {:.1}%; {} play no branch, {} left out by intent; NaN in {}. Report: {}",
+            summary["passed"],
+            summary["cells"],
+            summary["pass_rate"].as_f64().unwrap_or(0.0) * 100.0,
+            summary["bound_rate"].as_f64().unwrap_or(0.0) * 100.0,
+            summary["no_branch"].as_array().map_or(0, |a| a.len()),
+            summary["left_out"],
+            summary["nan"],
+            args.report.join("index.html").display()
+        );
+    } else {
+        say!(
+            "{} of {} cells pass ({:.1}%); {} do not bind; NaN in {}. Report: {}",
+            summary["passed"],
+            summary["cells"],
+            summary["pass_rate"].as_f64().unwrap_or(0.0) * 100.0,
+            summary["not_bound"],
+            summary["nan"],
+            args.report.join("index.html").display()
+        );
+    }
     if !unreadable.is_empty() {
         say!(
             "  {} file(s) could not be read and were left out (listed in the report)",
@@ -197,7 +263,7 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
 fn thumbnails(
     report: &Path,
     jobs: &[(usize, usize)],
-    clips: &[Arc<Clip>],
+    played: &[Option<&Arc<Clip>>],
     creatures: &[Arc<Creature>],
     cells: &[CellReport],
     wanted: &[bool],
@@ -232,9 +298,10 @@ fn thumbnails(
         if !wanted[i] {
             continue;
         }
-        let (c, k) = jobs[i];
+        let (_, k) = jobs[i];
+        let Some(clip) = played[i] else { continue };
         let path = report.join(report::thumbnail_name(cell));
-        match renderer.render_cell(&clips[c], &creatures[k], cell, config, &path) {
+        match renderer.render_cell(clip, &creatures[k], cell, config, &path) {
             Ok(drawn) => rendered[i] = drawn,
             Err(e) => {
                 failed += 1;
@@ -255,7 +322,7 @@ fn thumbnails(
 fn thumbnails(
     _report: &Path,
     _jobs: &[(usize, usize)],
-    _clips: &[Arc<Clip>],
+    _played: &[Option<&Arc<Clip>>],
     _creatures: &[Arc<Creature>],
     cells: &[CellReport],
     _wanted: &[bool],

@@ -4,7 +4,9 @@
 //! clips, each guarded by its own requirements, and the first that binds plays
 //! ([`Character::play_action`](crate::runtime::player::Character::play_action)).
 
-use crate::runtime::clip::Clip;
+use crate::runtime::bind::bind;
+use crate::runtime::clip::{Branch, Clip};
+use crate::runtime::creature::Creature;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -18,6 +20,11 @@ pub struct ActionDef {
     pub intent: String,
     /// Clip names, tried in order.
     pub branches: Vec<String>,
+    /// The morphologies the action deliberately leaves out: a creature meeting every one of
+    /// these predicates is not expected to play it (the grid shows it grey, not failed).
+    /// Empty: every creature is expected to play it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leaves_out: Vec<Branch>,
 }
 
 /// An action with its branch clips resolved.
@@ -26,6 +33,8 @@ pub struct Action {
     pub name: String,
     pub intent: String,
     pub branches: Vec<Arc<Clip>>,
+    /// See [`ActionDef::leaves_out`].
+    pub leaves_out: Vec<Branch>,
 }
 
 /// Why an action definition cannot be resolved.
@@ -72,6 +81,7 @@ impl Action {
             name: def.name.clone(),
             intent: def.intent.clone(),
             branches,
+            leaves_out: def.leaves_out.clone(),
         })
     }
 
@@ -81,6 +91,30 @@ impl Action {
             name: self.name.clone(),
             intent: self.intent.clone(),
             branches: self.branches.iter().map(|c| c.name.clone()).collect(),
+            leaves_out: self.leaves_out.clone(),
         }
+    }
+
+    /// Whether the action deliberately leaves `creature` out (see [`ActionDef::leaves_out`]).
+    pub fn leaves_out(&self, creature: &Creature) -> bool {
+        !self.leaves_out.is_empty()
+            && self
+                .leaves_out
+                .iter()
+                .all(|b| b.predicate.evaluate(creature) == b.expect)
+    }
+
+    /// The branch that plays on `creature`: its index, or each branch's reason for not
+    /// binding, joined. A [`Character`](crate::runtime::player::Character) asks the same
+    /// through its binding cache ([`Character::action_branch`](crate::runtime::player::Character::action_branch)).
+    pub fn branch_for(&self, creature: &Creature) -> Result<usize, String> {
+        let mut reasons = Vec::with_capacity(self.branches.len());
+        for (k, clip) in self.branches.iter().enumerate() {
+            match bind(clip, creature).reason {
+                None => return Ok(k),
+                Some(why) => reasons.push(format!("{}: {why}", clip.name)),
+            }
+        }
+        Err(reasons.join("; "))
     }
 }

@@ -14,6 +14,7 @@ pub mod thumbnail;
 
 pub use config::{VALIDATION_FORMAT, ValidationConfig};
 
+use crate::runtime::action::Action;
 use crate::runtime::bind::bind;
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::BodyId;
@@ -113,12 +114,19 @@ pub struct VariantReport {
     pub failures: Vec<Failure>,
 }
 
-/// One clip on one creature.
+/// One clip on one creature, or one action on one creature (then `clip` is the branch that
+/// played, or empty when none did).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CellReport {
     pub clip: String,
     pub creature: String,
-    /// Why the clip does not bind; `None` when it does.
+    /// The grid's row when it is by action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// The action deliberately leaves this creature's morphology out: grey, not failed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub excluded: bool,
+    /// Why the clip (or no branch of the action) binds; `None` when it does.
     pub reason: Option<String>,
     /// How many variants the clip has on the creature (only the first few are checked).
     pub variant_count: usize,
@@ -132,6 +140,21 @@ impl CellReport {
 
     pub fn passed(&self) -> bool {
         self.binds() && self.variants.iter().all(|v| v.failures.is_empty())
+    }
+
+    /// The grid's row: the action, or the clip.
+    pub fn row(&self) -> &str {
+        self.action.as_deref().unwrap_or(&self.clip)
+    }
+
+    /// Whether the cell counts in the pass rate. A clip that does not bind is the clip's own
+    /// choice (its branch predicates say so); an action is meant to play on every creature
+    /// its intent does not leave out, so there a cell that does not bind is a failure.
+    pub fn counts(&self) -> bool {
+        match self.action {
+            None => self.binds(),
+            Some(_) => !self.excluded,
+        }
     }
 
     /// The failure furthest past its limit, and its variant: the moment to look at.
@@ -153,6 +176,8 @@ pub fn check_cell(
     let mut cell = CellReport {
         clip: clip.name.clone(),
         creature: creature.name().to_string(),
+        action: None,
+        excluded: false,
         reason: binding.reason.clone(),
         variant_count: binding.variants.len(),
         variants: Vec::new(),
@@ -188,6 +213,36 @@ pub fn check_cell(
         });
     }
     cell
+}
+
+/// Plays `action` on `creature` as a game would (its first branch that binds) and checks
+/// that branch as [`check_cell`] checks a clip.
+pub fn check_action_cell(
+    action: &Action,
+    creature: &Arc<Creature>,
+    config: &ValidationConfig,
+) -> CellReport {
+    let excluded = action.leaves_out(creature);
+    match action.branch_for(creature) {
+        Ok(k) => CellReport {
+            action: Some(action.name.clone()),
+            excluded,
+            ..check_cell(&action.branches[k], creature, config)
+        },
+        Err(reasons) => CellReport {
+            clip: String::new(),
+            creature: creature.name().to_string(),
+            action: Some(action.name.clone()),
+            excluded,
+            reason: Some(if reasons.is_empty() {
+                "the action has no branches".into()
+            } else {
+                reasons
+            }),
+            variant_count: 0,
+            variants: Vec::new(),
+        },
+    }
 }
 
 /// Replays a variant's run (in place, or walking when `walking`) and returns every body's

@@ -8,37 +8,95 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// The numbers of a run: what `summary.json` holds.
+/// The numbers of a run: what `summary.json` holds. `pass_rate` is over the cells that count
+/// ([`CellReport::counts`]): in a grid of clips the cells where the clip binds, in a grid of
+/// actions every cell the action's intent does not leave out. `bound_rate` is the share of
+/// cells (less the left-out ones) where something plays.
 pub fn summary(cells: &[CellReport], config: &ValidationConfig) -> Value {
-    let bound: Vec<&CellReport> = cells.iter().filter(|c| c.binds()).collect();
-    let passed = bound.iter().filter(|c| c.passed()).count();
+    let counted: Vec<&CellReport> = cells.iter().filter(|c| c.counts()).collect();
+    let passed = counted.iter().filter(|c| c.passed()).count();
+    let expected = cells.iter().filter(|c| !c.excluded).count();
+    let bound = cells.iter().filter(|c| !c.excluded && c.binds()).count();
     let mut by_check: BTreeMap<&str, usize> = BTreeMap::new();
     let mut failures = Vec::new();
-    for c in &bound {
+    for c in cells.iter().filter(|c| c.binds()) {
         for v in &c.variants {
             for f in &v.failures {
                 *by_check.entry(f.check.name()).or_default() += 1;
-                failures.push(json!({
+                let mut row = json!({
                     "clip": c.clip, "creature": c.creature, "variant": v.variant,
                     "variant_label": v.label, "check": f.check, "time": f.time_secs,
                     "body": f.body, "other": f.other, "value": f.value, "limit": f.limit,
                     "walking": f.walking,
-                }));
+                });
+                if let Some(a) = &c.action {
+                    row["action"] = json!(a);
+                }
+                failures.push(row);
             }
         }
     }
+    let by_action = cells.iter().any(|c| c.action.is_some());
+    let no_branch: Vec<Value> = cells
+        .iter()
+        .filter(|c| c.action.is_some() && c.counts() && !c.binds())
+        .map(|c| json!({ "action": c.action, "creature": c.creature, "reason": c.reason }))
+        .collect();
+    // Per row: how many creatures it plays on, which branch played how often, how many the
+    // intent leaves out — the figures an animator reads first about an action.
+    let mut by_row: Vec<(&str, Value)> = Vec::new();
+    for c in cells {
+        let i = match by_row.iter().position(|(r, _)| *r == c.row()) {
+            Some(i) => i,
+            None => {
+                by_row.push((
+                    c.row(),
+                    json!({ "name": c.row(), "cells": 0, "plays": 0, "passed": 0,
+                            "left_out": 0, "branches": {} }),
+                ));
+                by_row.len() - 1
+            }
+        };
+        let row = &mut by_row[i].1;
+        let bump = |row: &mut Value, key: &str| {
+            row[key] = json!(row[key].as_u64().unwrap_or(0) + 1);
+        };
+        bump(row, "cells");
+        if c.excluded {
+            bump(row, "left_out");
+        }
+        if c.binds() {
+            bump(row, "plays");
+            if c.action.is_some() {
+                let n = row["branches"][&c.clip].as_u64().unwrap_or(0);
+                row["branches"][&c.clip] = json!(n + 1);
+            }
+        }
+        if c.counts() && c.passed() {
+            bump(row, "passed");
+        }
+    }
     let nan = failures.iter().filter(|f| f["check"] == "nan").count();
+    let rate = |n: usize, of: usize| if of == 0 { 1.0 } else { n as f64 / of as f64 };
     json!({
-        "cells": bound.len(),
+        "rows": if by_action { "actions" } else { "clips" },
+        "cells": counted.len(),
         "passed": passed,
-        "pass_rate": if bound.is_empty() { 1.0 } else { passed as f64 / bound.len() as f64 },
-        "not_bound": cells.len() - bound.len(),
+        "pass_rate": rate(passed, counted.len()),
+        "bound_rate": rate(bound, expected),
+        "not_bound": cells.len() - cells.iter().filter(|c| c.binds()).count(),
+        "left_out": cells.len() - expected,
+        "no_branch": no_branch,
+        "by_row": by_row.into_iter().map(|(_, v)| v).collect::<Vec<Value>>(),
         "nan": nan,
         "failures_by_check": by_check,
         "failures": failures,
         "config": config,
     })
 }
+
+/// A cell where no branch of an action plays: a failure of its own kind, not a check's.
+const NO_BRANCH_COLOUR: &str = "#b07cc6";
 
 /// The file a cell's thumbnail is written to, relative to the report folder.
 pub fn thumbnail_name(cell: &CellReport) -> String {
@@ -49,7 +107,7 @@ pub fn thumbnail_name(cell: &CellReport) -> String {
     };
     format!(
         "thumbs/{}__{}.png",
-        clean(&cell.clip),
+        clean(cell.row()),
         clean(&cell.creature)
     )
 }
@@ -101,11 +159,12 @@ impl Thumbnails<'_> {
 /// The grid as a standalone HTML page.
 pub fn html(cells: &[CellReport], summary: &Value, thumbnails: &Thumbnails) -> String {
     let has_thumbnail = thumbnails.has;
-    let mut clips: Vec<&str> = Vec::new();
+    let by_action = cells.iter().any(|c| c.action.is_some());
+    let mut rows: Vec<&str> = Vec::new();
     let mut creatures: Vec<&str> = Vec::new();
     for c in cells {
-        if !clips.contains(&c.clip.as_str()) {
-            clips.push(&c.clip);
+        if !rows.contains(&c.row()) {
+            rows.push(c.row());
         }
         if !creatures.contains(&c.creature.as_str()) {
             creatures.push(&c.creature);
@@ -121,16 +180,37 @@ table {{ border-collapse: collapse; font-size: 11px; }}
 th, td {{ border: 1px solid #999; padding: 2px; text-align: center; vertical-align: top; }}
 th.creature {{ writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap; }}
 td.na {{ background: #e4e4e4; color: #777; }}
+td.nobranch {{ background: {nobranch}; }}
 td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
 .legend span {{ display: inline-block; padding: 2px 6px; margin: 2px; }}
 </style></head><body>
 <h1>Validation grid</h1>
-<p>{cells} cells (clip × creature where the clip binds), {passed} passed: <b>{rate:.1}%</b>. {na} cells do not bind (grey). NaN in {nan} variants.</p>
+<p>{what}, {passed} passed: <b>{rate:.1}%</b>. {na}. Something plays in {bound:.1}% of the cells. NaN in {nan} variants.</p>
 "#,
-        cells = summary["cells"],
+        nobranch = NO_BRANCH_COLOUR,
+        what = if by_action {
+            format!(
+                "{} cells (action × creature, less those the action leaves out)",
+                summary["cells"]
+            )
+        } else {
+            format!(
+                "{} cells (clip × creature where the clip binds)",
+                summary["cells"]
+            )
+        },
+        na = if by_action {
+            format!(
+                "{} cells play no branch (a failure, marked “no branch”); {} are left out by the action's intent (grey)",
+                summary["no_branch"].as_array().map_or(0, |a| a.len()),
+                summary["left_out"]
+            )
+        } else {
+            format!("{} cells do not bind (grey)", summary["not_bound"])
+        },
+        bound = summary["bound_rate"].as_f64().unwrap_or(0.0) * 100.0,
         passed = summary["passed"],
         rate = summary["pass_rate"].as_f64().unwrap_or(0.0) * 100.0,
-        na = summary["not_bound"],
         nan = summary["nan"],
     );
     if let Some(note) = &thumbnails.note {
@@ -169,20 +249,30 @@ td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
     out.push_str(
         r#"</p><p class="note">In a picture the body that failed is red, and the body it sank into (interpenetration) orange.</p>"#,
     );
-    out.push_str("<table><tr><th>clip \\ creature</th>");
+    out.push_str(if by_action {
+        "<table><tr><th>action \\ creature</th>"
+    } else {
+        "<table><tr><th>clip \\ creature</th>"
+    });
     for cr in &creatures {
         let _ = write!(out, r#"<th class="creature">{}</th>"#, escape(cr));
     }
     out.push_str("</tr>");
-    for clip in &clips {
-        let _ = write!(out, "<tr><th>{}</th>", escape(clip));
+    for row in &rows {
+        let _ = write!(out, "<tr><th>{}</th>", escape(row));
         for cr in &creatures {
-            let Some(cell) = cells.iter().find(|c| c.clip == *clip && c.creature == *cr) else {
+            let Some(cell) = cells.iter().find(|c| c.row() == *row && c.creature == *cr) else {
                 out.push_str("<td></td>");
                 continue;
             };
             if let Some(reason) = &cell.reason {
-                let _ = write!(out, r#"<td class="na" title="{}">–</td>"#, escape(reason));
+                let class = if cell.counts() { "nobranch" } else { "na" };
+                let mark = if cell.counts() { "no branch" } else { "–" };
+                let _ = write!(
+                    out,
+                    r#"<td class="{class}" title="{}">{mark}</td>"#,
+                    escape(reason)
+                );
                 continue;
             }
             let worst = cell.worst();
@@ -209,6 +299,10 @@ td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
                 Some((_, f)) => {
                     let _ = write!(out, "{}", f.check.name());
                 }
+            }
+            if cell.action.is_some() {
+                // The branch that played, for the tester who wonders why a snake "waves".
+                let _ = write!(out, "<br><small>{}</small>", escape(&cell.clip));
             }
             out.push_str("</td>");
         }

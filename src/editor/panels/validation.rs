@@ -544,6 +544,8 @@ mod tests {
         CellReport {
             clip: "wave".into(),
             creature: "biped".into(),
+            action: None,
+            excluded: false,
             reason: None,
             variant_count: failures.len(),
             variants: failures
