@@ -39,6 +39,7 @@ fn pipeline(c: &mut Criterion) {
     let clips: Vec<Arc<Clip>> = anymorph::samples::clips()
         .expect("samples load")
         .into_iter()
+        .filter(|c| anymorph::samples::BENCH_CLIPS.contains(&c.name.as_str()))
         .map(Arc::new)
         .collect();
     let dance = clips

@@ -81,7 +81,40 @@ pub const CREATURES: &[(&str, &str)] = &[
 /// `(name, JSON)` of every sample clip.
 pub const CLIPS: &[(&str, &str)] = &[
     ("clap", include_str!("../assets/clips/clap.clip.json")),
+    (
+        "clap_body",
+        include_str!("../assets/clips/clap_body.clip.json"),
+    ),
+    (
+        "clap_feet",
+        include_str!("../assets/clips/clap_feet.clip.json"),
+    ),
+    (
+        "clap_jaws",
+        include_str!("../assets/clips/clap_jaws.clip.json"),
+    ),
     ("dance", include_str!("../assets/clips/dance.clip.json")),
+    (
+        "eat_body",
+        include_str!("../assets/clips/eat_body.clip.json"),
+    ),
+    (
+        "eat_ground",
+        include_str!("../assets/clips/eat_ground.clip.json"),
+    ),
+    (
+        "eat_snap",
+        include_str!("../assets/clips/eat_snap.clip.json"),
+    ),
+    ("greet", include_str!("../assets/clips/greet.clip.json")),
+    (
+        "greet_body",
+        include_str!("../assets/clips/greet_body.clip.json"),
+    ),
+    (
+        "greet_bow",
+        include_str!("../assets/clips/greet_bow.clip.json"),
+    ),
     (
         "hand_to_mouth",
         include_str!("../assets/clips/hand_to_mouth.clip.json"),
@@ -91,6 +124,10 @@ pub const CLIPS: &[(&str, &str)] = &[
         include_str!("../assets/clips/idle_breathe.clip.json"),
     ),
     (
+        "look_at_body",
+        include_str!("../assets/clips/look_at_body.clip.json"),
+    ),
+    (
         "nod_lookat",
         include_str!("../assets/clips/nod_lookat.clip.json"),
     ),
@@ -98,21 +135,83 @@ pub const CLIPS: &[(&str, &str)] = &[
         "pass_fruit",
         include_str!("../assets/clips/pass_fruit.clip.json"),
     ),
+    (
+        "pass_fruit_any",
+        include_str!("../assets/clips/pass_fruit_any.clip.json"),
+    ),
     ("pick_up", include_str!("../assets/clips/pick_up.clip.json")),
+    (
+        "pick_up_foot",
+        include_str!("../assets/clips/pick_up_foot.clip.json"),
+    ),
+    (
+        "pick_up_mouth",
+        include_str!("../assets/clips/pick_up_mouth.clip.json"),
+    ),
     (
         "pick_up_prone",
         include_str!("../assets/clips/pick_up_prone.clip.json"),
+    ),
+    (
+        "pick_up_snap",
+        include_str!("../assets/clips/pick_up_snap.clip.json"),
+    ),
+    (
+        "reach_foot",
+        include_str!("../assets/clips/reach_foot.clip.json"),
+    ),
+    (
+        "reach_head",
+        include_str!("../assets/clips/reach_head.clip.json"),
     ),
     (
         "reach_target",
         include_str!("../assets/clips/reach_target.clip.json"),
     ),
     ("roar", include_str!("../assets/clips/roar.clip.json")),
+    (
+        "roar_body",
+        include_str!("../assets/clips/roar_body.clip.json"),
+    ),
+    (
+        "roar_head",
+        include_str!("../assets/clips/roar_head.clip.json"),
+    ),
     ("wave", include_str!("../assets/clips/wave.clip.json")),
+    (
+        "wave_body",
+        include_str!("../assets/clips/wave_body.clip.json"),
+    ),
+    (
+        "wave_foot",
+        include_str!("../assets/clips/wave_foot.clip.json"),
+    ),
+    (
+        "wave_head",
+        include_str!("../assets/clips/wave_head.clip.json"),
+    ),
     (
         "wave_prone",
         include_str!("../assets/clips/wave_prone.clip.json"),
     ),
+];
+
+/// The clips `anymorph bench` and `benches/pipeline.rs` play: the library as it was when the
+/// runtime's speed was first reported, fixed so that figures stay comparable across versions
+/// as the library grows.
+pub const BENCH_CLIPS: &[&str] = &[
+    "clap",
+    "dance",
+    "hand_to_mouth",
+    "idle_breathe",
+    "nod_lookat",
+    "pass_fruit",
+    "pick_up",
+    "pick_up_prone",
+    "reach_target",
+    "roar",
+    "wave",
+    "wave_prone",
 ];
 
 /// Every sample creature, parsed.

@@ -242,10 +242,21 @@ fn every_sample_clip_binds_where_it_should() {
                                 && c.side(x) == anymorph::runtime::creature::Side::Right
                         })
                 }
-                "pass_fruit" => graspers >= 2,
+                "pass_fruit" | "pass_fruit_any" => graspers >= 2,
+                "greet" => graspers > 0 && c.upright().upright,
+                // The branches for creatures without graspers: feet, heads, mouths.
+                "wave_foot" | "pick_up_foot" | "clap_feet" | "reach_foot" => !c.legs().is_empty(),
+                "wave_head" | "greet_bow" | "roar_head" | "reach_head" => {
+                    c.count_cap(&Cap::Head) > 0
+                }
+                "eat_ground" | "pick_up_mouth" => {
+                    c.count_cap(&Cap::Mouth) > 0 && !c.legs().is_empty()
+                }
+                "eat_snap" | "pick_up_snap" | "clap_jaws" => c.count_cap(&Cap::Mouth) > 0,
                 "hand_to_mouth" => graspers > 0 && c.count_cap(&Cap::Mouth) > 0,
                 "nod_lookat" => c.count_cap(&Cap::Head) > 0,
                 "roar" => c.count_cap(&Cap::Mouth) > 0,
+                // Everything else moves the spine, which every creature has.
                 _ => true,
             };
             assert_eq!(
