@@ -479,8 +479,10 @@ fn file_bake_writes_one_glb_per_creature_the_clip_plays_on() {
 #[test]
 fn the_look_at_turn_limit_is_typed_in_the_inspector_and_undone() {
     let mut h = editor();
-    // nod_lookat: six clips before wave in the sample project.
-    for _ in 0..6 {
+    // nod_lookat, some clips before wave in the sample project: PageUp steps back to it.
+    let clips = &h.state().document().clips;
+    let at = |name: &str| clips.iter().position(|c| c.name == name).unwrap();
+    for _ in 0..at("wave") - at("nod_lookat") {
         h.key_press(Key::PageUp);
     }
     h.run();
@@ -500,4 +502,98 @@ fn the_look_at_turn_limit_is_typed_in_the_inspector_and_undone() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert!((limit(&h) - 40.0).abs() < 1e-3, "{}", limit(&h));
+}
+
+/// Actions in the editor: the roster says which branch plays on each creature; an action is
+/// made from the active clip, gets branches, has them reordered and removed, all undoable,
+/// and saved in the project (a renamed clip stays its branch).
+#[test]
+fn actions_are_made_reordered_undone_and_saved() {
+    let mut h = editor();
+    let doc = h.state().document();
+    let n = doc.actions.len();
+    let roster = doc.roster.len();
+    assert_eq!(doc.clip().unwrap().name, "wave");
+    // Every creature of the sample project waves, each with what it has.
+    let summary = format!("Action 'wave' plays on {roster} of {roster}: ");
+    assert!(
+        h.query_by_label_contains(&summary).is_some(),
+        "no roster line starting {summary}"
+    );
+    assert!(h.query_by_label("action wave plays wave_head").is_some());
+
+    h.get_by_label_contains("Actions (").click();
+    h.run();
+    h.get_by_label("New Action from Clip").click();
+    h.run();
+    let actions = &h.state().document().actions;
+    assert_eq!(actions.len(), n + 1);
+    let made = actions.last().unwrap().clone();
+    assert_eq!(made.name, "wave_2", "named after the clip, not clashing");
+    assert_eq!(made.branches, vec!["wave".to_string()]);
+    // The new action is picked: the next clip becomes its second branch.
+    h.state_mut().run_command(Command::NextClip);
+    h.run();
+    let second = h.state().document().clip().unwrap().name.clone();
+    h.get_by_label("Add Clip to Its Action").click();
+    h.run();
+    assert_eq!(
+        h.state().document().actions[n].branches,
+        vec!["wave".to_string(), second.clone()]
+    );
+    h.state_mut().run_command(Command::MoveBranch {
+        action: n,
+        from: 1,
+        to: 0,
+    });
+    h.run();
+    assert_eq!(h.state().document().actions[n].branches[0], second);
+    // Undo walks back through the reorder, the added branch and the new action.
+    for _ in 0..3 {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run();
+    }
+    assert_eq!(h.state().document().actions.len(), n);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    assert_eq!(h.state().document().actions.len(), n + 1);
+
+    // Renaming a clip keeps it the branch it was, through the save.
+    h.state_mut().run_command(Command::SetActiveClip(0));
+    h.run();
+    let mut renamed = h.state().document().clip().unwrap().clone();
+    let old = renamed.name.clone();
+    renamed.name = format!("{old}_renamed");
+    h.state_mut().run_command(Command::EditClip {
+        clip: Box::new(renamed.clone()),
+        label: "Rename".into(),
+        drag: None,
+    });
+    h.run();
+    let dir = tempfile::tempdir().unwrap();
+    // The project's files are relative to it: save next to the samples' folder layout.
+    let path = dir.path().join("acts.project.json");
+    h.state_mut()
+        .run_command(Command::SaveProjectTo(path.clone()));
+    h.run();
+    let saved = anymorph::io::load_project(&path).unwrap();
+    assert_eq!(saved.project.actions.len(), n + 1);
+    let holding: Vec<&str> = saved
+        .project
+        .actions
+        .iter()
+        .filter(|a| a.branches.contains(&renamed.name))
+        .map(|a| a.name.as_str())
+        .collect();
+    assert!(
+        !holding.is_empty(),
+        "'{old}' was a branch; its new name must be"
+    );
+    assert!(
+        saved
+            .project
+            .actions
+            .iter()
+            .all(|a| !a.branches.contains(&old))
+    );
 }

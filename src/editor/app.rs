@@ -139,9 +139,10 @@ impl AnymorphApp {
             active_channel: None,
             commands: CommandQueue::default(),
             viewport: ViewportPanel::new(gpu_ready),
-            channels: ChannelPanel,
+            channels: ChannelPanel::default(),
             roster: RosterPanel {
                 samples: list_creature_files(&options.sample_creatures),
+                ..Default::default()
             },
             timeline: TimelinePanel,
             show_shortcuts: false,

@@ -37,6 +37,8 @@ pub enum Command {
     AddChannel,
     DuplicateChannel,
     DeleteChannel,
+    NewAction,
+    AddBranch,
     Deselect,
     RemoveSelectedCreature,
     ResetTarget,
@@ -125,6 +127,20 @@ pub enum Command {
         variant: usize,
     },
     SetActiveClip(usize),
+    /// Take branch `branch` out of action `action` (the action goes when its last does).
+    RemoveBranch {
+        action: usize,
+        branch: usize,
+    },
+    /// Move a branch of `action` from one place in the order to another.
+    MoveBranch {
+        action: usize,
+        from: usize,
+        to: usize,
+    },
+    /// Make the active clip a branch of action `action`, tried last.
+    AddBranchTo(usize),
+    DeleteAction(usize),
     ToggleChannelMute(usize),
     SetActiveChannel(Option<usize>),
     Select(Option<Selection>),
@@ -181,6 +197,8 @@ impl Command {
         Command::AddChannel,
         Command::DuplicateChannel,
         Command::DeleteChannel,
+        Command::NewAction,
+        Command::AddBranch,
         Command::Deselect,
         Command::RemoveSelectedCreature,
         Command::ResetTarget,
@@ -235,6 +253,8 @@ impl Command {
             Command::AddChannel => "Add Channel",
             Command::DuplicateChannel => "Duplicate Channel",
             Command::DeleteChannel => "Delete Channel",
+            Command::NewAction => "New Action from Clip",
+            Command::AddBranch => "Add Clip to Its Action",
             Command::ReloadProject => "Reload Project",
             Command::AddCreatureFromFile => "Add Creature from File…",
             Command::ImportCreature => "Import Creature (glTF)…",
@@ -290,6 +310,10 @@ impl Command {
             Command::RemoveCreature(_) => "Remove Creature",
             Command::SetVariant { .. } => "Set Variant",
             Command::SetActiveClip(_) => "Set Active Clip",
+            Command::RemoveBranch { .. } => "Remove Branch",
+            Command::MoveBranch { .. } => "Reorder Branches",
+            Command::AddBranchTo(_) => "Add Branch",
+            Command::DeleteAction(_) => "Delete Action",
             Command::ToggleChannelMute(_) => "Mute Channel",
             Command::SetActiveChannel(_) => "Set Active Channel",
             Command::Select(_) => "Select",
@@ -322,6 +346,12 @@ impl Command {
             Command::AddChannel => "Add a channel on every body; narrow its query in the inspector",
             Command::DuplicateChannel => "Copy the active channel with its keys",
             Command::DeleteChannel => "Remove the active channel from the clip",
+            Command::NewAction => {
+                "Start an action named after the active clip, with that clip as its first branch"
+            }
+            Command::AddBranch => {
+                "Make the active clip the last branch of the action picked in the Actions list"
+            }
             Command::ReloadProject => "Load the project again from disk",
             Command::AddCreatureFromFile => "Preview the clip on one more creature file",
             Command::ImportCreature => {
@@ -458,6 +488,8 @@ impl Command {
             | C::AddChannel
             | C::DuplicateChannel
             | C::DeleteChannel
+            | C::NewAction
+            | C::AddBranch
             | C::Deselect
             | C::RemoveSelectedCreature
             | C::ResetTarget => Menu::Edit,

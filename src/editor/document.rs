@@ -6,6 +6,7 @@ use crate::io::{
     LoadedProject, Project, SaveError, load_creature, load_project, save_clip, save_creature,
     save_project,
 };
+use crate::runtime::action::ActionDef;
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
 use glam::Vec3;
@@ -35,6 +36,8 @@ pub struct Revisions {
     pub variants: u64,
     /// External targets.
     pub targets: u64,
+    /// Actions and their branches.
+    pub actions: u64,
 }
 
 /// The part of the document that undo restores: everything a save writes except where.
@@ -43,6 +46,8 @@ pub struct Content {
     pub validation_marks: Vec<crate::io::ValidationMark>,
     pub clips: Vec<Clip>,
     pub clip_files: Vec<PathBuf>,
+    /// What a game asks for by name, each played by the first of its branch clips that binds.
+    pub actions: Vec<ActionDef>,
     pub roster: Vec<RosterEntry>,
     pub external_targets: Vec<Vec3>,
 }
@@ -60,6 +65,8 @@ pub struct Document {
     pub validation_marks: Vec<crate::io::ValidationMark>,
     /// Where each clip is saved, relative to the project file's folder.
     pub clip_files: Vec<PathBuf>,
+    /// The project's actions; branches name clips of `clips`.
+    pub actions: Vec<ActionDef>,
     pub active_clip: usize,
     pub roster: Vec<RosterEntry>,
     /// External targets in character space, by index (what the game would set).
@@ -102,6 +109,7 @@ impl Document {
             clip_files: loaded.project.clips.clone(),
             project: Some(loaded.project.clone()),
             validation_marks: loaded.project.validation_marks.clone(),
+            actions: loaded.project.actions.clone(),
             clips: loaded.clips,
             active_clip,
             roster,
@@ -123,6 +131,7 @@ impl Document {
             project: None,
             validation_marks: Vec::new(),
             clip_files: vec![clip_file_name(&clip)],
+            actions: Vec::new(),
             clips: vec![clip],
             active_clip: 0,
             roster,
@@ -186,6 +195,7 @@ impl Document {
             validation_marks: self.validation_marks.clone(),
             clips: self.clips.clone(),
             clip_files: self.clip_files.clone(),
+            actions: self.actions.clone(),
             roster: self.roster.clone(),
             external_targets: self.external_targets.clone(),
         }
@@ -216,7 +226,11 @@ impl Document {
         } else if variants_changed {
             self.revisions.variants += 1;
         }
+        if self.actions != content.actions {
+            self.revisions.actions += 1;
+        }
         self.validation_marks = content.validation_marks;
+        self.actions = content.actions;
         self.clips = content.clips;
         self.clip_files = content.clip_files;
         self.roster = content.roster;
@@ -231,6 +245,12 @@ impl Document {
     /// Replaces one clip (an edit, its undo or its redo).
     pub fn replace_clip(&mut self, index: usize, clip: Clip) {
         if let Some(c) = self.clips.get_mut(index) {
+            if c.name != clip.name {
+                // A renamed clip stays the branch it was: actions refer to clips by name.
+                // Undo renames back through here too.
+                rename_branches(&mut self.actions, &c.name, &clip.name);
+                self.revisions.actions += 1;
+            }
             *c = clip;
             self.pending = None;
             self.refresh_shown();
@@ -298,11 +318,37 @@ impl Document {
         project.active_clip = self.clip().map(|c| c.name.clone());
         project.external_targets = self.external_targets.clone();
         project.validation_marks = self.validation_marks.clone();
+        project.actions = self.saved_actions();
         save_project(path, &project)?;
         self.project = Some(project);
         self.path = Some(path.to_path_buf());
         self.project_targets = self.external_targets.clone();
         Ok(())
+    }
+
+    /// The actions as the project file must hold them: only branches naming clips the
+    /// project has (a load rejects any other), and no action left without a branch.
+    pub fn saved_actions(&self) -> Vec<ActionDef> {
+        self.actions
+            .iter()
+            .map(|a| ActionDef {
+                branches: a
+                    .branches
+                    .iter()
+                    .filter(|b| self.clips.iter().any(|c| &c.name == *b))
+                    .cloned()
+                    .collect(),
+                ..a.clone()
+            })
+            .filter(|a| !a.branches.is_empty())
+            .collect()
+    }
+
+    /// The actions `clip` is a branch of, by index.
+    pub fn actions_of(&self, clip: &str) -> Vec<usize> {
+        (0..self.actions.len())
+            .filter(|&i| self.actions[i].branches.iter().any(|b| b == clip))
+            .collect()
     }
 
     /// Loads a project file with everything it references.
@@ -405,6 +451,17 @@ pub fn relocated(creature: &Creature, from: Option<&Path>, to: &Path) -> Creatur
 
 /// Writes roster creature `entry` to `path` as `*.creature.json` (atomically), with its mesh
 /// reference following it; returns the entry as the project should now hold it.
+/// Every branch named `from` now names `to`.
+pub fn rename_branches(actions: &mut [ActionDef], from: &str, to: &str) {
+    for a in actions {
+        for b in &mut a.branches {
+            if b == from {
+                *b = to.to_string();
+            }
+        }
+    }
+}
+
 pub fn save_creature_as(entry: &RosterEntry, path: &Path) -> Result<RosterEntry, SaveError> {
     make_parent(path)?;
     let creature = relocated(&entry.creature, entry.path.as_deref(), path);

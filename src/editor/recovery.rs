@@ -27,6 +27,9 @@ struct RecoveryFile {
     active_clip: usize,
     clips: Vec<Value>,
     clip_files: Vec<PathBuf>,
+    /// Absent in files written before actions were edited in the editor.
+    #[serde(default)]
+    actions: Option<Vec<crate::runtime::action::ActionDef>>,
     creatures: Vec<CreatureRef>,
     external_targets: Vec<Vec3>,
 }
@@ -62,6 +65,7 @@ pub fn write(path: &Path, doc: &Document) -> Result<(), SaveError> {
             .map(|c| to_value(clip_to_string(c)))
             .collect(),
         clip_files: doc.clip_files.clone(),
+        actions: Some(doc.actions.clone()),
         creatures: doc
             .roster
             .iter()
@@ -166,8 +170,10 @@ pub fn read(path: &Path) -> Result<Document, LoadError> {
     doc.path = file.project;
     doc.name = file.name;
     let marks = doc.validation_marks.clone();
+    let actions = file.actions.unwrap_or_else(|| doc.actions.clone());
     doc.set_content(Content {
         validation_marks: marks,
+        actions,
         clip_files: file.clip_files,
         clips,
         roster,

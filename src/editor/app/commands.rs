@@ -114,6 +114,88 @@ impl AnymorphApp {
                 }
             }
             Command::SetActiveClip(i) => self.set_clip(i),
+            Command::NewAction => {
+                if let Some(clip) = self.doc.clip() {
+                    let (clip, intent) = (clip.name.clone(), clip.intent.clone());
+                    let taken = |n: &str| self.doc.actions.iter().any(|a| a.name == n);
+                    let name = (1..)
+                        .map(|k| {
+                            if k == 1 {
+                                clip.clone()
+                            } else {
+                                format!("{clip}_{k}")
+                            }
+                        })
+                        .find(|n| !taken(n))
+                        .unwrap_or_default();
+                    self.edit_content("New action", None, |c| {
+                        c.actions.push(crate::runtime::action::ActionDef {
+                            name,
+                            intent,
+                            branches: vec![clip],
+                            leaves_out: Vec::new(),
+                        });
+                    });
+                    self.channels.active_action = Some(self.doc.actions.len() - 1);
+                }
+            }
+            Command::AddBranch => match self.channels.active_action {
+                Some(a) => self.commands.push(Command::AddBranchTo(a)),
+                None => {
+                    self.message = Some((
+                        "Pick an action in the Actions list first".into(),
+                        Severity::Info,
+                    ));
+                }
+            },
+            Command::AddBranchTo(a) => {
+                if let Some(clip) = self.doc.clip().map(|c| c.name.clone())
+                    && self
+                        .doc
+                        .actions
+                        .get(a)
+                        .is_some_and(|x| !x.branches.contains(&clip))
+                {
+                    self.edit_content("Add branch", None, |c| c.actions[a].branches.push(clip));
+                }
+            }
+            Command::RemoveBranch { action, branch } => {
+                if self
+                    .doc
+                    .actions
+                    .get(action)
+                    .is_some_and(|a| branch < a.branches.len())
+                {
+                    self.edit_content("Remove branch", None, |c| {
+                        c.actions[action].branches.remove(branch);
+                        // An action with no branch cannot be saved or played.
+                        if c.actions[action].branches.is_empty() {
+                            c.actions.remove(action);
+                        }
+                    });
+                }
+            }
+            Command::MoveBranch { action, from, to } => {
+                if self
+                    .doc
+                    .actions
+                    .get(action)
+                    .is_some_and(|a| from < a.branches.len() && to < a.branches.len() && from != to)
+                {
+                    self.edit_content("Reorder branches", None, |c| {
+                        let b = c.actions[action].branches.remove(from);
+                        c.actions[action].branches.insert(to, b);
+                    });
+                }
+            }
+            Command::DeleteAction(a) => {
+                if a < self.doc.actions.len() {
+                    self.edit_content("Delete action", None, |c| {
+                        c.actions.remove(a);
+                    });
+                    self.channels.active_action = None;
+                }
+            }
             Command::SetVariant { creature, variant } => {
                 self.edit_content("Set variant", None, |c| {
                     if let Some(e) = c.roster.get_mut(creature) {

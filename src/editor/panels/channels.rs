@@ -10,9 +10,12 @@ use egui::{Color32, RichText};
 /// Button labels, shared with tests.
 pub const ADD_CHANNEL: &str = "➕ Channel";
 
-/// The channel list.
+/// The channel list, and the actions the clips are branches of.
 #[derive(Debug, Default)]
-pub struct ChannelPanel;
+pub struct ChannelPanel {
+    /// The action picked in the Actions list: where "Add Clip to Its Action" puts the clip.
+    pub active_action: Option<usize>,
+}
 
 impl ChannelPanel {
     pub fn ui(
@@ -28,17 +31,7 @@ impl ChannelPanel {
         egui::ComboBox::from_id_salt("active clip")
             .selected_text(current)
             .width(ui.available_width() - 8.0)
-            .show_ui(ui, |ui| {
-                for (i, clip) in doc.clips.iter().enumerate() {
-                    if ui
-                        .selectable_label(i == doc.active_clip, &clip.name)
-                        .on_hover_text(&clip.intent)
-                        .clicked()
-                    {
-                        commands.push(Command::SetActiveClip(i));
-                    }
-                }
-            })
+            .show_ui(ui, |ui| clip_menu(ui, doc, commands))
             .response
             .labelled_by(heading.id)
             .on_hover_text("The clip playing on every creature (PageUp / PageDown)");
@@ -70,6 +63,7 @@ impl ChannelPanel {
                 .collect();
             ui.label(RichText::new(format!("plays if: {}", branches.join(", "))));
         }
+        self.actions_ui(ui, doc, commands);
         ui.separator();
         ui.heading("Channels");
         ui.horizontal_wrapped(|ui| {
@@ -120,6 +114,184 @@ impl ChannelPanel {
                 }
             });
     }
+}
+
+impl ChannelPanel {
+    /// The project's actions: each an ordered list of branch clips, the first that binds to a
+    /// creature playing. Branches are added (the active clip), removed and reordered here.
+    fn actions_ui(&mut self, ui: &mut egui::Ui, doc: &Document, commands: &mut CommandQueue) {
+        if self.active_action.is_some_and(|a| a >= doc.actions.len()) {
+            self.active_action = None;
+        }
+        let clip_name = doc.clip().map(|c| c.name.clone()).unwrap_or_default();
+        egui::CollapsingHeader::new(format!("Actions ({})", doc.actions.len()))
+            .id_salt("actions")
+            .default_open(false)
+            .show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    let mut button = |ui: &mut egui::Ui, command: Command, enabled: bool| {
+                        if ui
+                            .add_enabled(enabled, egui::Button::new(command.label()).small())
+                            .on_hover_text(command.tooltip())
+                            .clicked()
+                        {
+                            commands.push(command);
+                        }
+                    };
+                    button(ui, Command::NewAction, doc.clip().is_some());
+                    let can_add = self.active_action.is_some_and(|a| {
+                        doc.clip().is_some() && !doc.actions[a].branches.contains(&clip_name)
+                    });
+                    button(ui, Command::AddBranch, can_add);
+                });
+                if doc.actions.is_empty() {
+                    ui.label(
+                        RichText::new(
+                            "No actions yet: an action is what a game asks for by name (wave); \
+                             its branch clips are tried in order on each creature.",
+                        )
+                        .weak(),
+                    );
+                }
+                for (a, action) in doc.actions.iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        let picked = self.active_action == Some(a);
+                        if ui
+                            .selectable_label(picked, RichText::new(&action.name).strong())
+                            .on_hover_text(if action.intent.is_empty() {
+                                "Pick: the active clip is added to this action"
+                            } else {
+                                &action.intent
+                            })
+                            .clicked()
+                        {
+                            self.active_action = (!picked).then_some(a);
+                        }
+                        if ui
+                            .small_button("🗑")
+                            .on_hover_text("Delete this action (its clips stay)")
+                            .clicked()
+                        {
+                            commands.push(Command::DeleteAction(a));
+                        }
+                    });
+                    ui.indent(("action branches", a), |ui| {
+                        let n = action.branches.len();
+                        for (b, name) in action.branches.iter().enumerate() {
+                            ui.horizontal(|ui| {
+                                let index = doc.clips.iter().position(|c| &c.name == name);
+                                let text = format!("{}. {name}", b + 1);
+                                let label = ui.add_enabled(
+                                    index.is_some(),
+                                    egui::Button::selectable(*name == clip_name, text).small(),
+                                );
+                                if let Some(i) = index
+                                    && label.on_hover_text(plays_if(&doc.clips[i])).clicked()
+                                {
+                                    commands.push(Command::SetActiveClip(i));
+                                }
+                                let mut small = |t: &str, tip: &str, enabled: bool, c: Command| {
+                                    if ui
+                                        .add_enabled(enabled, egui::Button::new(t).small())
+                                        .on_hover_text(tip)
+                                        .clicked()
+                                    {
+                                        commands.push(c);
+                                    }
+                                };
+                                small(
+                                    "⏶",
+                                    "Try this branch earlier",
+                                    b > 0,
+                                    Command::MoveBranch {
+                                        action: a,
+                                        from: b,
+                                        to: b.saturating_sub(1),
+                                    },
+                                );
+                                small(
+                                    "⏷",
+                                    "Try this branch later",
+                                    b + 1 < n,
+                                    Command::MoveBranch {
+                                        action: a,
+                                        from: b,
+                                        to: b + 1,
+                                    },
+                                );
+                                small(
+                                    "✖",
+                                    "Remove this branch from the action (the clip stays)",
+                                    true,
+                                    Command::RemoveBranch {
+                                        action: a,
+                                        branch: b,
+                                    },
+                                );
+                            });
+                        }
+                    });
+                }
+            });
+    }
+}
+
+/// The clip menu: clips grouped under the actions they are branches of, in branch order,
+/// each with what it needs to play; then the clips of no action.
+fn clip_menu(ui: &mut egui::Ui, doc: &Document, commands: &mut CommandQueue) {
+    let mut item = |ui: &mut egui::Ui, i: usize, indent: bool| {
+        let clip = &doc.clips[i];
+        let text = if indent {
+            format!("    {}", clip.name)
+        } else {
+            clip.name.clone()
+        };
+        if ui
+            .selectable_label(i == doc.active_clip, text)
+            .on_hover_text(format!("{}\n{}", clip.intent, plays_if(clip)))
+            .clicked()
+        {
+            commands.push(Command::SetActiveClip(i));
+        }
+    };
+    let mut listed = vec![false; doc.clips.len()];
+    for action in &doc.actions {
+        ui.label(RichText::new(format!("{} (action)", action.name)).strong())
+            .on_hover_text(&action.intent);
+        for name in &action.branches {
+            if let Some(i) = doc.clips.iter().position(|c| &c.name == name) {
+                listed[i] = true;
+                item(ui, i, true);
+            }
+        }
+    }
+    if listed.iter().any(|l| !l) && !doc.actions.is_empty() {
+        ui.separator();
+        ui.label(RichText::new("Clips of no action").strong());
+    }
+    for i in (0..doc.clips.len()).filter(|&i| !listed[i]) {
+        item(ui, i, false);
+    }
+}
+
+/// "plays if: has graspers, not upright spine" or "plays on any creature its channels find".
+fn plays_if(clip: &crate::runtime::clip::Clip) -> String {
+    if clip.branches.is_empty() {
+        return "plays wherever its required channels find bodies".into();
+    }
+    let needs: Vec<String> = clip
+        .branches
+        .iter()
+        .map(|b| {
+            let name = predicate_text(&b.predicate);
+            if b.expect {
+                name
+            } else {
+                format!("not {name}")
+            }
+        })
+        .collect();
+    format!("plays if: {}", needs.join(", "))
 }
 
 fn channel_row(

@@ -12,6 +12,79 @@ use std::path::PathBuf;
 #[derive(Debug, Default)]
 pub struct RosterPanel {
     pub samples: Vec<PathBuf>,
+    /// Which branch of each action of the active clip plays on each creature, worked out
+    /// again only when clips, actions, the roster or the active clip change.
+    pub actions: Option<(ActionsKey, Vec<ActionLine>)>,
+}
+
+pub type ActionsKey = (crate::editor::document::Revisions, usize);
+
+/// One action of the active clip on the roster.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionLine {
+    pub action: String,
+    /// "Action 'wave' plays on 8 of 8: 3 wave, 4 wave_prone, 1 wave_head".
+    pub summary: String,
+    /// Per roster creature: the branch that plays, or `None`.
+    pub branch: Vec<Option<String>>,
+}
+
+/// For each action the active clip is a branch of: which branch plays on each creature.
+pub fn action_lines(doc: &Document) -> Vec<ActionLine> {
+    use crate::runtime::action::Action;
+    let Some(clip) = doc.clip() else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    for a in doc.actions_of(&clip.name) {
+        let def = &doc.actions[a];
+        // Branches naming no clip (renamed away in a file) are skipped, as a save drops them.
+        let clips: Vec<std::sync::Arc<crate::runtime::clip::Clip>> = def
+            .branches
+            .iter()
+            .filter_map(|b| doc.clips.iter().find(|c| &c.name == b))
+            .cloned()
+            .map(std::sync::Arc::new)
+            .collect();
+        let def = crate::runtime::action::ActionDef {
+            branches: clips.iter().map(|c| c.name.clone()).collect(),
+            ..def.clone()
+        };
+        let Ok(action) = Action::resolve(&def, &clips) else {
+            continue;
+        };
+        let branch: Vec<Option<String>> = doc
+            .roster
+            .iter()
+            .map(|e| {
+                action
+                    .branch_for(&e.creature)
+                    .ok()
+                    .map(|k| action.branches[k].name.clone())
+            })
+            .collect();
+        let counts: Vec<String> = action
+            .branches
+            .iter()
+            .filter_map(|c| {
+                let n = branch.iter().flatten().filter(|b| **b == c.name).count();
+                (n > 0).then(|| format!("{n} {}", c.name))
+            })
+            .collect();
+        let plays = branch.iter().flatten().count();
+        lines.push(ActionLine {
+            action: action.name.clone(),
+            summary: format!(
+                "Action '{}' plays on {plays} of {}{}{}",
+                action.name,
+                branch.len(),
+                if counts.is_empty() { "" } else { ": " },
+                counts.join(", ")
+            ),
+            branch,
+        });
+    }
+    lines
 }
 
 const OK: Color32 = Color32::from_rgb(120, 200, 120);
@@ -55,12 +128,30 @@ impl RosterPanel {
                 doc.roster.len()
             )));
         }
+        let key = (doc.revisions, doc.active_clip);
+        if self.actions.as_ref().is_none_or(|(k, _)| *k != key) {
+            self.actions = Some((key, action_lines(doc)));
+        }
+        if let Some((_, lines)) = &self.actions {
+            for line in lines {
+                ui.label(RichText::new(&line.summary).strong());
+            }
+        }
         ui.separator();
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 for (i, (entry, p)) in doc.roster.iter().zip(&preview.creatures).enumerate() {
                     creature_ui(ui, i, entry, p, selection, commands);
+                    if let Some((_, lines)) = &self.actions {
+                        for line in lines {
+                            let text = match line.branch.get(i) {
+                                Some(Some(b)) => format!("action {} plays {b}", line.action),
+                                _ => format!("action {}: no branch plays", line.action),
+                            };
+                            ui.label(RichText::new(text).weak());
+                        }
+                    }
                     ui.separator();
                 }
             });
