@@ -135,10 +135,6 @@ pub const CLIPS: &[(&str, &str)] = &[
         "pass_fruit",
         include_str!("../assets/clips/pass_fruit.clip.json"),
     ),
-    (
-        "pass_fruit_any",
-        include_str!("../assets/clips/pass_fruit_any.clip.json"),
-    ),
     ("pick_up", include_str!("../assets/clips/pick_up.clip.json")),
     (
         "pick_up_foot",

@@ -242,7 +242,7 @@ fn every_sample_clip_binds_where_it_should() {
                                 && c.side(x) == anymorph::runtime::creature::Side::Right
                         })
                 }
-                "pass_fruit" | "pass_fruit_any" => graspers >= 2,
+                "pass_fruit" => graspers >= 2,
                 "greet" => graspers > 0 && c.upright().upright,
                 // The branches for creatures without graspers: feet, heads, mouths.
                 "wave_foot" | "pick_up_foot" | "clap_feet" | "reach_foot" => !c.legs().is_empty(),

@@ -548,6 +548,24 @@ fn actions_are_made_reordered_undone_and_saved() {
     });
     h.run();
     assert_eq!(h.state().document().actions[n].branches[0], second);
+    // A name of its own, and what it is for; a taken name is refused.
+    h.state_mut().run_command(Command::SetActionText {
+        action: n,
+        name: "wave".into(),
+        intent: String::new(),
+    });
+    h.run();
+    assert_eq!(h.state().document().actions[n].name, "wave_2");
+    h.state_mut().run_command(Command::SetActionText {
+        action: n,
+        name: " salute ".into(),
+        intent: "a raised hand, held".into(),
+    });
+    h.run();
+    assert_eq!(h.state().document().actions[n].name, "salute");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().document().actions[n].name, "wave_2");
     // Undo walks back through the reorder, the added branch and the new action.
     for _ in 0..3 {
         h.key_press_modifiers(Modifiers::COMMAND, Key::Z);

@@ -141,6 +141,12 @@ pub enum Command {
     /// Make the active clip a branch of action `action`, tried last.
     AddBranchTo(usize),
     DeleteAction(usize),
+    /// Rename action `action` and set what it is for.
+    SetActionText {
+        action: usize,
+        name: String,
+        intent: String,
+    },
     ToggleChannelMute(usize),
     SetActiveChannel(Option<usize>),
     Select(Option<Selection>),
@@ -314,6 +320,7 @@ impl Command {
             Command::MoveBranch { .. } => "Reorder Branches",
             Command::AddBranchTo(_) => "Add Branch",
             Command::DeleteAction(_) => "Delete Action",
+            Command::SetActionText { .. } => "Rename Action",
             Command::ToggleChannelMute(_) => "Mute Channel",
             Command::SetActiveChannel(_) => "Set Active Channel",
             Command::Select(_) => "Select",

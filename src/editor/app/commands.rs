@@ -188,6 +188,35 @@ impl AnymorphApp {
                     });
                 }
             }
+            Command::SetActionText {
+                action,
+                name,
+                intent,
+            } => {
+                let name = name.trim().to_string();
+                let clash = self
+                    .doc
+                    .actions
+                    .iter()
+                    .enumerate()
+                    .any(|(i, a)| i != action && a.name == name);
+                if name.is_empty() || clash {
+                    self.message = Some((
+                        format!("An action needs a name of its own; '{name}' is empty or taken"),
+                        Severity::Error,
+                    ));
+                } else if self
+                    .doc
+                    .actions
+                    .get(action)
+                    .is_some_and(|a| a.name != name || a.intent != intent)
+                {
+                    self.edit_content("Edit action", None, |c| {
+                        c.actions[action].name = name;
+                        c.actions[action].intent = intent;
+                    });
+                }
+            }
             Command::DeleteAction(a) => {
                 if a < self.doc.actions.len() {
                     self.edit_content("Delete action", None, |c| {

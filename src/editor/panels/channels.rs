@@ -15,6 +15,8 @@ pub const ADD_CHANNEL: &str = "➕ Channel";
 pub struct ChannelPanel {
     /// The action picked in the Actions list: where "Add Clip to Its Action" puts the clip.
     pub active_action: Option<usize>,
+    /// The picked action's name and intent as typed, applied when the field loses focus.
+    typed: Option<(usize, String, String)>,
 }
 
 impl ChannelPanel {
@@ -176,6 +178,9 @@ impl ChannelPanel {
                         }
                     });
                     ui.indent(("action branches", a), |ui| {
+                        if self.active_action == Some(a) {
+                            self.action_text_ui(ui, a, action, commands);
+                        }
                         let n = action.branches.len();
                         for (b, name) in action.branches.iter().enumerate() {
                             ui.horizontal(|ui| {
@@ -233,6 +238,48 @@ impl ChannelPanel {
                     });
                 }
             });
+    }
+}
+
+impl ChannelPanel {
+    /// Name and intent fields of the picked action; a change is one undo step, made when the
+    /// field loses focus (Enter on the name).
+    fn action_text_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        a: usize,
+        action: &crate::runtime::action::ActionDef,
+        commands: &mut CommandQueue,
+    ) {
+        if self.typed.as_ref().is_none_or(|(i, _, _)| *i != a) {
+            self.typed = Some((a, action.name.clone(), action.intent.clone()));
+        }
+        let Some((_, name, intent)) = &mut self.typed else {
+            return;
+        };
+        let name_field = ui
+            .horizontal(|ui| {
+                let label = ui.label("Name");
+                ui.text_edit_singleline(name).labelled_by(label.id)
+            })
+            .inner;
+        let label = ui.label("Intent");
+        let intent_field = ui
+            .add(
+                egui::TextEdit::multiline(intent)
+                    .desired_rows(2)
+                    .hint_text("What it means, and which morphologies it leaves out"),
+            )
+            .labelled_by(label.id);
+        if name_field.lost_focus() || intent_field.lost_focus() {
+            commands.push(Command::SetActionText {
+                action: a,
+                name: name.clone(),
+                intent: intent.clone(),
+            });
+            // Read back from the document next frame (a refused name shows as it was).
+            self.typed = None;
+        }
     }
 }
 
