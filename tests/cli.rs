@@ -152,7 +152,7 @@ fn eval_frames_gives_a_frame_per_step() {
 
 #[test]
 fn errors_go_to_stderr_with_a_nonzero_exit() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &["info", "nope.creature.json"],
             "nope.creature.json: cannot read the file",
@@ -204,6 +204,27 @@ fn errors_go_to_stderr_with_a_nonzero_exit() {
                 "1,nan,2",
             ],
             "not a finite number",
+        ),
+        // A huge span once wrapped the frame count to zero and panicked.
+        (
+            &[
+                "eval",
+                "sample_creatures/biped.creature.json",
+                "assets/clips/wave.clip.json",
+                "--frames",
+                "0:1e30:30",
+            ],
+            "more than the limit of 100000",
+        ),
+        (
+            &[
+                "eval",
+                "sample_creatures/biped.creature.json",
+                "assets/clips/wave.clip.json",
+                "--frames",
+                "3e38:3.4e38:1",
+            ],
+            "--frames:",
         ),
     ];
     for (args, message) in cases {

@@ -11,6 +11,9 @@ use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::Arc;
 
+/// The most frames one `--frames` may ask for.
+const MAX_FRAMES: u64 = 100_000;
+
 /// Frame times of `START:END:FPS`, inclusive of END when it falls on a frame.
 pub fn parse_frames(spec: &str) -> Result<Vec<f32>> {
     let parts: Vec<&str> = spec.split(':').collect();
@@ -31,11 +34,18 @@ pub fn parse_frames(spec: &str) -> Result<Vec<f32>> {
     if end < start {
         bail!("--frames: END {end} is before START {start}");
     }
-    let count = ((end - start) * fps + 1e-3).floor() as u64 + 1;
-    if count > 100_000 {
-        bail!("--frames: {count} frames is more than the limit of 100000");
+    // In f64 and checked before the cast: a span of 1e30 s would saturate the count and wrap
+    // to zero frames.
+    let count = ((f64::from(end) - f64::from(start)) * f64::from(fps) + 1e-3).floor() + 1.0;
+    if !(count <= MAX_FRAMES as f64) {
+        bail!("--frames: {count:.0} frames is more than the limit of {MAX_FRAMES}");
     }
-    Ok((0..count).map(|i| start + i as f32 / fps).collect())
+    let times: Vec<f32> = (0..count as u64).map(|i| start + i as f32 / fps).collect();
+    // Far from zero an f32 second cannot tell frames apart (3e38 + 1/30 is 3e38).
+    if times.windows(2).any(|w| w[1] <= w[0]) {
+        bail!("--frames: START {start} is too far from 0 for frames 1/{fps} s apart");
+    }
+    Ok(times)
 }
 
 pub(super) struct EvalArgs<'a> {
