@@ -307,3 +307,51 @@ fn package_errors_name_the_clip_and_field() {
         "{e}"
     );
 }
+
+/// Finite but huge numbers are outside the working range (±1e6): refused at the door with the
+/// file and the field, where before they passed and came out as NaN or infinity.
+#[test]
+fn huge_finite_numbers_are_refused_with_the_field() {
+    let biped =
+        std::fs::read_to_string(common::root().join("sample_creatures/biped.creature.json"))
+            .unwrap();
+    for (field, value, expect) in [
+        (
+            "joint",
+            serde_json::json!([0.0, 1e20, 0.0]),
+            "joint: 100000000000000000000",
+        ),
+        (
+            "half_extents",
+            serde_json::json!([3e38, 0.1, 0.1]),
+            "half_extents: ",
+        ),
+        (
+            "rotation",
+            serde_json::json!([0.0, 0.0, 0.0, 1e38]),
+            "rotation: ",
+        ),
+    ] {
+        let mut v: Value = serde_json::from_str(&biped).unwrap();
+        v["bodies"][3][field] = value;
+        let e = creature_from_str(&v.to_string(), "biped.creature.json")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(&format!("biped.creature.json: bodies[3].{expect}"))
+                && e.ends_with("outside the working range of ±1e6"),
+            "{e}"
+        );
+    }
+    let wave = std::fs::read_to_string(common::root().join("assets/clips/wave.clip.json")).unwrap();
+    let mut v: Value = serde_json::from_str(&wave).unwrap();
+    v["channels"][0]["position"][1]["value"] = serde_json::json!([0.0, 3.4e38, 0.0]);
+    let e = clip_from_str(&v.to_string(), "wave.clip.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("wave.clip.json: channels[0].position: keys[1].value[1]:")
+            && e.contains("working range"),
+        "{e}"
+    );
+}

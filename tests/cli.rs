@@ -698,3 +698,27 @@ fn validate_by_action_names_the_branch_of_each_cell() {
         "the snake's cell names its branch"
     );
 }
+
+/// Command-line numbers have a working range too: a walk at 3e38 m/s or a target at 1e30 m
+/// is an error, not a pose of infinities.
+#[test]
+fn huge_command_line_numbers_are_errors() {
+    for (flag, value, message) in [
+        ("--speed", "3e38", "--speed: "),
+        ("--turn", "-1e9", "--turn: "),
+        ("--target", "0,1e30,0", "outside the working range"),
+    ] {
+        let out = anymorph(&[
+            "eval",
+            "sample_creatures/biped.creature.json",
+            "assets/clips/wave.clip.json",
+            "--time",
+            "0.5",
+            flag,
+            value,
+        ]);
+        assert!(!out.status.success(), "{flag} {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{flag} {value}: {err}");
+    }
+}

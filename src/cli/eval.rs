@@ -37,7 +37,7 @@ pub fn parse_frames(spec: &str) -> Result<Vec<f32>> {
     // In f64 and checked before the cast: a span of 1e30 s would saturate the count and wrap
     // to zero frames.
     let count = ((f64::from(end) - f64::from(start)) * f64::from(fps) + 1e-3).floor() + 1.0;
-    if !(count <= MAX_FRAMES as f64) {
+    if count > MAX_FRAMES as f64 {
         bail!("--frames: {count:.0} frames is more than the limit of {MAX_FRAMES}");
     }
     let times: Vec<f32> = (0..count as u64).map(|i| start + i as f32 / fps).collect();
@@ -72,6 +72,12 @@ pub(super) fn eval_cmd(args: EvalArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("--terrain: {e}"))?;
     if !(args.speed.is_finite() && args.turn.is_finite()) {
         bail!("--speed and --turn must be finite numbers");
+    }
+    // A walk at 3e38 m/s leaves f32 behind within a frame (positions become infinite).
+    for (flag, v, max) in [("--speed", args.speed, 100.0), ("--turn", args.turn, 100.0)] {
+        if v.abs() > max {
+            bail!("{flag}: {v} is outside the working range of ±{max}");
+        }
     }
     let times = match (args.time, args.frames) {
         (Some(t), _) if t.is_finite() => vec![t],

@@ -530,6 +530,9 @@ fn parse_vec3(s: &str) -> Result<Vec3, String> {
             .ok()
             .filter(|x| x.is_finite())
             .ok_or_else(|| format!("'{p}' is not a finite number"))?;
+        if slot.abs() > crate::runtime::math::WORKING_RANGE {
+            return Err(format!("'{p}' is outside the working range of ±1e6"));
+        }
     }
     Ok(Vec3::from_array(v))
 }

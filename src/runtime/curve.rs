@@ -239,6 +239,15 @@ pub enum CurveError {
         /// The offending number.
         value: f32,
     },
+    /// A time, value or Free tangent component beyond the working range
+    /// ([`WORKING_RANGE`](crate::runtime::math::WORKING_RANGE)).
+    #[error("{path}: {value} is outside the working range of ±1e6")]
+    OutOfRange {
+        /// JSON path, as for `NotFinite`.
+        path: String,
+        /// The offending number.
+        value: f32,
+    },
     /// A key comes before the previous one.
     #[error("keys[{index}].time: keys must be in increasing time order ({time} after {previous})")]
     OutOfOrder {
@@ -843,6 +852,14 @@ fn check_finite<T: Keyable>(index: usize, field: &str, v: T) -> Result<(), Curve
             };
             return Err(CurveError::NotFinite { path, value: x });
         }
+        if x.abs() > crate::runtime::math::WORKING_RANGE {
+            let path = if T::DIM == 1 {
+                format!("keys[{index}].{field}")
+            } else {
+                format!("keys[{index}].{field}[{c}]")
+            };
+            return Err(CurveError::OutOfRange { path, value: x });
+        }
     }
     Ok(())
 }
@@ -882,6 +899,7 @@ fn validate<T: Keyable>(keys: &mut [Key<T>]) -> Result<(), CurveError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::math::WORKING_RANGE;
     use proptest::prelude::*;
 
     fn curve<T: Keyable>(keys: Vec<Key<T>>) -> KeyedCurve<T> {
@@ -1530,21 +1548,32 @@ mod tests {
     }
 
     #[test]
-    fn huge_but_finite_keys_sample_finite_values() {
+    fn keys_beyond_the_working_range_are_refused_with_their_path() {
+        let err =
+            KeyedCurve::new(vec![Key::new(0.0, 0.0f32), Key::new(1e-5, f32::MAX)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "keys[1].value: {} is outside the working range of ±1e6",
+                f32::MAX
+            )
+        );
+        let err = KeyedCurve::new(vec![
+            Key::new(0.0, Quat::from_xyzw(f32::MAX, f32::MAX, 0.0, 0.0)),
+            Key::new(1.0, Quat::IDENTITY),
+        ])
+        .unwrap_err();
+        assert!(err.to_string().starts_with("keys[0].value[0]: "), "{err}");
+        // At the edge of the range keys still sample finite values.
         let c = curve(vec![
-            Key::new(0.0, -f32::MAX),
-            Key::new(1e-5, f32::MAX),
-            Key::new(1.0, -f32::MAX),
+            Key::new(0.0, -WORKING_RANGE),
+            Key::new(1e-5, WORKING_RANGE),
+            Key::new(1.0, -WORKING_RANGE),
         ]);
         assert!(c.keys().iter().all(|k| k.out_tangent.is_finite()));
         for i in 0..100 {
             assert!(f(&c, i as f32 * 0.01).is_finite());
         }
-        let q = curve(vec![
-            Key::new(0.0, Quat::from_xyzw(f32::MAX, f32::MAX, 0.0, 0.0)),
-            Key::new(1.0, Quat::IDENTITY),
-        ]);
-        assert!(q.keys()[0].value.is_normalized());
     }
 
     fn garbage_f32() -> impl Strategy<Value = f32> {

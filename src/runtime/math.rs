@@ -4,6 +4,13 @@
 use glam::{Mat3, Quat, Vec3, Vec3A, Vec4};
 use serde::{Deserialize, Serialize};
 
+/// The working range of every number a file or a command line gives: coordinates and extents
+/// (metres), key values, tangents and times. A creature a million metres across is not a
+/// creature, and far beyond it `f32` arithmetic loses the millimetres the IK and the
+/// checks work in (1e6 + 0.001 is 1e6) and squares overflow to infinity, so loaders reject
+/// what lies outside, naming the file and the field (`docs/FORMAT.md`).
+pub const WORKING_RANGE: f32 = 1.0e6;
+
 /// An axis-aligned box in character space.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Aabb {

@@ -48,6 +48,12 @@ pub enum CreatureError {
         field: &'static str,
         value: f32,
     },
+    #[error("bodies[{index}].{field}: {value} is outside the working range of ±1e6")]
+    OutOfRange {
+        index: usize,
+        field: &'static str,
+        value: f32,
+    },
     #[error("bodies[{index}].half_extents: half extents must not be negative (found {value})")]
     NegativeExtent { index: usize, value: f32 },
     #[error("bodies[{index}].rotation: the quaternion has zero length")]
@@ -184,6 +190,16 @@ fn check_finite(index: usize, d: &BodyDef) -> Result<(), CreatureError> {
     for (field, values) in fields {
         if let Some(&value) = values.iter().find(|v| !v.is_finite()) {
             return Err(CreatureError::NonFinite {
+                index,
+                field,
+                value,
+            });
+        }
+        if let Some(&value) = values
+            .iter()
+            .find(|v| v.abs() > crate::runtime::math::WORKING_RANGE)
+        {
+            return Err(CreatureError::OutOfRange {
                 index,
                 field,
                 value,
