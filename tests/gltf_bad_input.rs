@@ -106,6 +106,11 @@ fn non_finite_transforms_are_errors_naming_the_node_and_field() {
         r#"{"asset": {"version": "2.0"}, "nodes": [{"name": "hips", "translation": [1e39, 0, 0]}]}"#,
     );
     assert!(e.contains("nodes[0] ('hips').translation"), "{e}");
+    // Finite, but beyond the working range: refused, not played as NaN.
+    let e = err(
+        r#"{"asset": {"version": "2.0"}, "nodes": [{"name": "hips", "translation": [1e20, 0, 0]}]}"#,
+    );
+    assert!(e.contains("working range"), "{e}");
     let e = err(
         r#"{"asset": {"version": "2.0"}, "nodes": [{"name": "hips", "rotation": [0, 0, 0, 0]}]}"#,
     );

@@ -53,6 +53,17 @@ pub(super) fn read_floats<const N: usize>(
                 format!("element {i} holds {bad}, not a finite number"),
             ));
         }
+        // Positions, weights and matrices alike: past the working range a mesh skins to
+        // infinity.
+        if let Some(bad) = v
+            .iter()
+            .find(|x| x.abs() > crate::runtime::math::WORKING_RANGE)
+        {
+            return Err(src.field_error(
+                field,
+                format!("element {i} holds {bad}, outside the working range of ±1e6"),
+            ));
+        }
         out.push(v);
     }
     Ok(out)

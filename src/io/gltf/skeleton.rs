@@ -283,12 +283,23 @@ fn local_matrix(src: &Source, node: &gltf::Node, label: &str) -> Result<Mat4, Lo
             "not a finite number, or a zero rotation",
         )
     };
+    let huge = |field: &str, values: &[f32]| match values
+        .iter()
+        .find(|v| v.abs() > crate::runtime::math::WORKING_RANGE)
+    {
+        Some(v) => Err(src.field_error(
+            format!("{label}.{field}"),
+            format!("{v} is outside the working range of ±1e6"),
+        )),
+        None => Ok(()),
+    };
     match node.transform() {
         gltf::scene::Transform::Matrix { matrix } => {
             let m = Mat4::from_cols_array_2d(&matrix);
             if !m.is_finite() {
                 return Err(bad("matrix"));
             }
+            huge("matrix", &m.to_cols_array())?;
             Ok(m)
         }
         gltf::scene::Transform::Decomposed {
@@ -308,6 +319,9 @@ fn local_matrix(src: &Source, node: &gltf::Node, label: &str) -> Result<Mat4, Lo
             if !s.is_finite() {
                 return Err(bad("scale"));
             }
+            huge("translation", &translation)?;
+            huge("rotation", &rotation)?;
+            huge("scale", &scale)?;
             Ok(Mat4::from_scale_rotation_translation(s, q.normalize(), t))
         }
     }
