@@ -15,6 +15,17 @@ fn anymorph(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// Runs a command that must succeed; its stderr is the failure message.
+fn succeed(args: &[&str]) -> Output {
+    let out = anymorph(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 fn json_of(args: &[&str]) -> Value {
     let out = anymorph(args);
     assert!(
@@ -646,7 +657,7 @@ fn eval_and_bake_play_an_action_by_name() {
     );
     let dir = tempfile::tempdir().unwrap();
     let glb = dir.path().join("quadruped_wave.glb");
-    let out = anymorph(&[
+    succeed(&[
         "bake",
         "sample_creatures/quadruped.creature.json",
         project,
@@ -655,11 +666,6 @@ fn eval_and_bake_play_an_action_by_name() {
         "--out",
         glb.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(std::fs::metadata(&glb).unwrap().len() > 1000);
 }
 
@@ -668,7 +674,7 @@ fn eval_and_bake_play_an_action_by_name() {
 fn validate_by_action_names_the_branch_of_each_cell() {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("grid");
-    let out = anymorph(&[
+    succeed(&[
         "validate",
         "--project",
         "assets/sample.project.json",
@@ -677,11 +683,6 @@ fn validate_by_action_names_the_branch_of_each_cell() {
         "--thumbnails",
         "none",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let s: Value =
         serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap())
             .unwrap();

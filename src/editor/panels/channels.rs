@@ -51,19 +51,7 @@ impl ChannelPanel {
             if clip.looping { ", loops" } else { "" }
         )));
         if !clip.branches.is_empty() {
-            let branches: Vec<String> = clip
-                .branches
-                .iter()
-                .map(|b| {
-                    let name = predicate_text(&b.predicate);
-                    if b.expect {
-                        name
-                    } else {
-                        format!("not {name}")
-                    }
-                })
-                .collect();
-            ui.label(RichText::new(format!("plays if: {}", branches.join(", "))));
+            ui.label(RichText::new(plays_if(clip)));
         }
         self.actions_ui(ui, doc, commands);
         ui.separator();
