@@ -560,3 +560,37 @@ fn a_crowd_updated_together_poses_as_one_by_one() {
     });
     assert!(other.iter().zip(&fresh).any(|(a, b)| a.pose() != b.pose()));
 }
+
+/// A goal weight below the documented minimum is no goal: a subnormal weight (1e-45) once
+/// gave NaN in the solver's phase error and, on the centaur reaching far, a NaN pose.
+#[test]
+fn a_vanishing_goal_weight_is_no_goal() {
+    use anymorph::runtime::curve::Key;
+    use anymorph::runtime::eval::{Goals, MIN_GOAL_WEIGHT};
+    let mut goals = Goals::new(2);
+    goals.set_position(0, Vec3::ONE, 1e-45);
+    goals.set_rotation(1, Quat::IDENTITY, MIN_GOAL_WEIGHT * 0.5);
+    assert!(goals.position(0).is_none() && goals.rotation(1).is_none());
+    goals.set_position(0, Vec3::ONE, MIN_GOAL_WEIGHT);
+    assert!(goals.position(0).is_some());
+
+    let mut clip = common::clip("reach_target").clone();
+    for c in &mut clip.channels {
+        c.position_weight = Some(KeyedCurve::new(vec![Key::new(0.0, 1e-45)]).unwrap());
+    }
+    let clip = std::sync::Arc::new(clip);
+    let centaur = common::creature("centaur");
+    let graspers: Vec<usize> = (0..centaur.len())
+        .filter(|&b| centaur.body(b).has_cap(&Cap::Grasper))
+        .collect();
+    assert!(!graspers.is_empty());
+    let mut ch = Character::new(std::sync::Arc::new(centaur.clone()));
+    ch.set_target(0, Vec3::new(0.0, 1.0, 60.0));
+    ch.play(&clip, PlayParams::default()).unwrap();
+    for _ in 0..40 {
+        ch.update(1.0 / 30.0);
+        assert!(ch.pose().iter().all(|p| p.position.is_finite()));
+        // The gait still plants the feet; the reaching hand has no goal.
+        assert!(graspers.iter().all(|&b| ch.goals().position(b).is_none()));
+    }
+}

@@ -13,6 +13,11 @@ use glam::{Quat, Vec3};
 use std::cell::RefCell;
 use std::sync::Arc;
 
+/// The smallest goal weight that counts; below it a goal is no goal. A subnormal weight
+/// (1e-45) divides the blended sum back to garbage and the solver's phase error to NaN, and
+/// a millionth of a goal moves no body by a visible amount.
+pub const MIN_GOAL_WEIGHT: f32 = 1e-6;
+
 /// Per-body targets with weights: what channels and gaits ask of IK. A body without a
 /// goal (weight 0) has no position or rotation: whatever its slot holds is never read.
 #[derive(Clone, Debug)]
@@ -111,9 +116,10 @@ impl Goals {
         (w > 0.0).then(|| (self.rotation[body], w))
     }
 
-    /// Sets a position goal; a weight outside (0, 1] or a non-finite goal is ignored.
+    /// Sets a position goal; a weight outside [`MIN_GOAL_WEIGHT`, 1] or a non-finite goal is
+    /// ignored.
     pub fn set_position(&mut self, body: BodyId, position: Vec3, weight: f32) {
-        if position.is_finite() && weight.is_finite() && weight > 0.0 {
+        if position.is_finite() && weight.is_finite() && weight >= MIN_GOAL_WEIGHT {
             self.position[body] = position;
             self.position_weight[body] = weight.min(1.0);
         }
@@ -125,7 +131,7 @@ impl Goals {
             .then(|| rotation.normalize())
             .filter(|r| r.is_finite())
             && weight.is_finite()
-            && weight > 0.0
+            && weight >= MIN_GOAL_WEIGHT
         {
             self.rotation[body] = r;
             self.rotation_weight[body] = weight.min(1.0);
@@ -474,10 +480,11 @@ impl Plan {
         {
             let [cp, cr, cpw, crw] = cursor;
             let weight = |c: &Option<crate::runtime::curve::KeyedCurve<f32>>, cur: &mut usize| {
-                c.as_ref()
+                let w = c
+                    .as_ref()
                     .and_then(|c| c.sample_with_cursor(t, cur))
-                    .unwrap_or(1.0)
-                    .max(0.0)
+                    .unwrap_or(1.0);
+                if w >= MIN_GOAL_WEIGHT { w } else { 0.0 }
             };
             *sample = ChannelSample {
                 position: channel
@@ -606,7 +613,9 @@ impl Plan {
 fn finish(ws: &Workspace, goals: &mut Goals) {
     for b in 0..goals.len() {
         let w = goals.position_weight[b];
-        if w > 0.0 {
+        if w > 0.0 && w < MIN_GOAL_WEIGHT {
+            goals.position_weight[b] = 0.0;
+        } else if w > 0.0 {
             goals.position[b] = ws.position_sum[b] / w;
             goals.position_weight[b] = w.min(1.0);
         }
