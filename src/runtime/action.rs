@@ -108,9 +108,18 @@ impl Action {
     /// binding, joined. A [`Character`](crate::runtime::player::Character) asks the same
     /// through its binding cache ([`Character::action_branch`](crate::runtime::player::Character::action_branch)).
     pub fn branch_for(&self, creature: &Creature) -> Result<usize, String> {
+        self.first_branch(|clip| bind(clip, creature).reason)
+    }
+
+    /// The first branch whose `reason` is `None`, or every branch's reason, joined: the one
+    /// rule of which branch plays, whoever binds the clips.
+    pub(crate) fn first_branch(
+        &self,
+        mut reason: impl FnMut(&Arc<Clip>) -> Option<String>,
+    ) -> Result<usize, String> {
         let mut reasons = Vec::with_capacity(self.branches.len());
         for (k, clip) in self.branches.iter().enumerate() {
-            match bind(clip, creature).reason {
+            match reason(clip) {
                 None => return Ok(k),
                 Some(why) => reasons.push(format!("{}: {why}", clip.name)),
             }

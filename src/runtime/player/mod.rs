@@ -262,22 +262,17 @@ impl Character {
     /// The branch of `action` that plays on this creature: the first whose clip binds. When
     /// none does, the error gives each branch's reason.
     pub fn action_branch(&mut self, action: &Action) -> Result<usize, PlayError> {
-        let mut reasons = Vec::with_capacity(action.branches.len());
-        for (k, clip) in action.branches.iter().enumerate() {
-            match &self.binding(clip).reason {
-                None => return Ok(k),
-                Some(why) => reasons.push(format!("{}: {why}", clip.name)),
-            }
-        }
-        Err(PlayError::NoBranch {
-            action: action.name.clone(),
-            creature: self.creature.name().to_string(),
-            reasons: if reasons.is_empty() {
-                "it has no branches".into()
-            } else {
-                reasons.join("; ")
-            },
-        })
+        action
+            .first_branch(|clip| self.binding(clip).reason.clone())
+            .map_err(|reasons| PlayError::NoBranch {
+                action: action.name.clone(),
+                creature: self.creature.name().to_string(),
+                reasons: if reasons.is_empty() {
+                    "it has no branches".into()
+                } else {
+                    reasons
+                },
+            })
     }
 
     /// Starts the branch of `action` that plays on this creature (see
