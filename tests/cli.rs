@@ -723,3 +723,133 @@ fn huge_command_line_numbers_are_errors() {
         assert!(err.contains(message), "{flag} {value}: {err}");
     }
 }
+
+/// A project copied to a temporary folder with its clips, so a test can break one file.
+fn project_copy(dir: &std::path::Path) -> std::path::PathBuf {
+    let root = common::root();
+    let clips = dir.join("clips");
+    std::fs::create_dir(&clips).unwrap();
+    for entry in std::fs::read_dir(root.join("assets/clips")).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, clips.join(p.file_name().unwrap())).unwrap();
+    }
+    let creatures = root.join("sample_creatures");
+    let text = std::fs::read_to_string(root.join("assets/sample.project.json"))
+        .unwrap()
+        .replace(
+            "\"../sample_creatures/",
+            &format!("\"{}/", creatures.display()),
+        )
+        .replace("\"gaits/", &format!("\"{}/assets/gaits/", root.display()));
+    let project = dir.join("p.project.json");
+    std::fs::write(&project, text).unwrap();
+    project
+}
+
+/// The index of `file` in the project's `clips` list.
+fn clip_index(project: &std::path::Path, file: &str) -> usize {
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(project).unwrap()).unwrap();
+    v["clips"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c.as_str().unwrap().ends_with(file))
+        .unwrap()
+}
+
+/// A file a project lists is named with the project and its place in it, then the field.
+#[test]
+fn a_listed_file_error_names_the_project_the_index_the_file_and_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = project_copy(dir.path());
+    let wave = dir.path().join("clips/wave.clip.json");
+    let mut clip: Value = serde_json::from_str(&std::fs::read_to_string(&wave).unwrap()).unwrap();
+    clip["channels"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("context");
+    std::fs::write(&wave, clip.to_string()).unwrap();
+    let i = clip_index(&project, "wave.clip.json");
+    let out = anymorph(&["export", project.to_str().unwrap(), "--out", "/dev/null"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let expected = format!(
+        "{}: clips[{i}] ({}): channels[0].context: missing field `context`",
+        project.display(),
+        wave.display()
+    );
+    assert!(err.contains(&expected), "{err}\nexpected: {expected}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// A query file's error names the file and the missing field, not `.`.
+#[test]
+fn a_query_file_error_names_the_file_and_the_missing_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = dir.path().join("q.json");
+    std::fs::write(&q, r#"{ "side": "left" }"#).unwrap();
+    let out = anymorph(&[
+        "query",
+        "sample_creatures/biped.creature.json",
+        "--query",
+        q.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains(&format!("{}: cap: missing field `cap`", q.display())),
+        "{err}"
+    );
+}
+
+/// A name holding a newline, quoted in an error, keeps the error on one line.
+#[test]
+fn an_error_quoting_a_newline_stays_on_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("n.project.json");
+    std::fs::write(
+        &p,
+        r#"{"format":"anymorph-project","version":1,"name":"n","actions":[{"name":"two\nlines","branches":[]}]}"#,
+    )
+    .unwrap();
+    let out = anymorph(&["export", p.to_str().unwrap(), "--out", "/dev/null"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("two\\nlines"), "{err}");
+}
+
+/// The grid by action goes on past a project's unreadable clip: the file is listed in the
+/// summary, the actions lose only that branch, every creature is still checked.
+#[test]
+fn the_grid_goes_on_past_a_projects_unreadable_clip() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = project_copy(dir.path());
+    std::fs::write(dir.path().join("clips/wave.clip.json"), "{ \"format\": ").unwrap();
+    let report = dir.path().join("report");
+    succeed(&[
+        "validate",
+        "--project",
+        project.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+        "--thumbnails",
+        "none",
+    ]);
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap())
+            .unwrap();
+    let unreadable = summary["unreadable"].as_array().unwrap();
+    assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+    assert!(
+        unreadable[0]["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("wave.clip.json")
+    );
+    let rows = summary["by_row"].as_array().unwrap();
+    let wave = rows.iter().find(|r| r["name"] == "wave").unwrap();
+    assert!(wave["branches"].get("wave").is_none(), "{wave}");
+    assert!(wave["plays"].as_u64().unwrap() > 0, "{wave}");
+    assert_eq!(rows.len(), 10, "every action is still a row");
+}

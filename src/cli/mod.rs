@@ -291,7 +291,21 @@ fn message(e: &anyhow::Error) -> String {
             text = format!("{text}: {cause}");
         }
     }
-    text
+    one_line(&text)
+}
+
+/// `text` with its control characters escaped: a name or a value quoted from a file may hold
+/// a newline, and an error is one line that scripts can read.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 fn closed_pipe(e: &anyhow::Error) -> bool {
@@ -496,19 +510,38 @@ fn package_and_creatures(
     crate::io::Package,
     Vec<std::sync::Arc<crate::runtime::creature::Creature>>,
 )> {
-    use crate::io::{Package, load_package, load_project};
+    let (package, creatures, skipped) = package_and_creatures_skipping(path, false)?;
+    debug_assert!(skipped.is_empty());
+    Ok((package, creatures))
+}
+
+/// [`package_and_creatures`]; with `skip`, a project's listed file that cannot be read is
+/// returned among the errors instead of failing the whole load (the grid goes on).
+fn package_and_creatures_skipping(
+    path: &std::path::Path,
+    skip: bool,
+) -> Result<(
+    crate::io::Package,
+    Vec<std::sync::Arc<crate::runtime::creature::Creature>>,
+    Vec<crate::io::LoadError>,
+)> {
+    use crate::io::{Package, load_package, load_project, load_project_skipping};
     let name = path.to_string_lossy().to_ascii_lowercase();
     if name.ends_with(".package.json") {
-        Ok((load_package(path)?, Vec::new()))
+        Ok((load_package(path)?, Vec::new(), Vec::new()))
     } else if name.ends_with(".project.json") {
-        let project = load_project(path)?;
+        let (project, skipped) = if skip {
+            load_project_skipping(path)?
+        } else {
+            (load_project(path)?, Vec::new())
+        };
         let creatures = project
             .creatures
             .iter()
             .cloned()
             .map(std::sync::Arc::new)
             .collect();
-        Ok((Package::from_project(&project), creatures))
+        Ok((Package::from_project(&project), creatures, skipped))
     } else {
         anyhow::bail!(
             "{}: expected a *.project.json or a *.package.json",

@@ -2,20 +2,19 @@
 
 use crate::io::load_creature;
 use crate::runtime::query::ContextQuery;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::json;
 use std::path::Path;
 
 pub(super) fn query_cmd(path: &Path, query: &str, as_json: bool) -> Result<()> {
     let c = load_creature(path)?;
-    let text = if query.trim_start().starts_with('{') {
-        query.to_string()
+    // Inline JSON is labelled by the option, a file by its name, so an error says which.
+    let q: ContextQuery = if query.trim_start().starts_with('{') {
+        crate::io::json::parse_plain(query, "--query")?
     } else {
-        std::fs::read_to_string(query).with_context(|| format!("--query: cannot read '{query}'"))?
+        let (label, text) = crate::io::json::read_text(Path::new(query))?;
+        crate::io::json::parse_plain(&text, &label)?
     };
-    let q: ContextQuery =
-        serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(&text))
-            .map_err(|e| anyhow::anyhow!("--query: {}: {}", e.path(), e.inner()))?;
     let names: Vec<&str> = q
         .select(&c)
         .into_iter()

@@ -67,14 +67,23 @@ fn load_all<T>(
     for p in paths {
         match load(p) {
             Ok(t) => loaded.push(Arc::new(t)),
-            Err(e) => unreadable.push(report::Unreadable {
-                file: p.display().to_string(),
-                // One line in the report and the log, whatever the error quotes.
-                error: e.to_string().replace(['\n', '\r'], " "),
-            }),
+            Err(e) => unreadable.push(unreadable_entry(&e)),
         }
     }
     loaded
+}
+
+/// A file the grid could not read, for the report: the file the error is about (a project's
+/// listed file, not the project) and the error on one line, whatever it quotes.
+fn unreadable_entry(e: &crate::io::LoadError) -> report::Unreadable {
+    let file = match e {
+        crate::io::LoadError::Listed { inner, .. } => inner.path(),
+        e => e.path(),
+    };
+    report::Unreadable {
+        file: file.to_string(),
+        error: e.to_string().replace(['\n', '\r'], " "),
+    }
 }
 
 /// A row of the grid: a clip, or an action played by whichever branch binds.
@@ -116,7 +125,9 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
                 Vec::new(),
             ),
             (None, Some(source)) => {
-                let (package, creatures) = super::package_and_creatures(source)?;
+                let (package, creatures, skipped) =
+                    super::package_and_creatures_skipping(source, true)?;
+                unreadable.extend(skipped.iter().map(unreadable_entry));
                 if package.actions.is_empty() {
                     bail!("{}: holds no actions to validate", source.display());
                 }

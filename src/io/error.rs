@@ -50,6 +50,15 @@ pub enum LoadError {
     },
     #[error("{path}: {message}")]
     Unsupported { path: String, message: String },
+    /// A file that another file lists (a project's clip, creature or gait style) failed:
+    /// `sample.project.json: clips[3] (clips/wave.clip.json): channels[0].mode: …`. The
+    /// inner error is part of this message, not a separate cause, so it is said once.
+    #[error("{path}: {field} ({}): {}", .inner.path(), .inner.without_path())]
+    Listed {
+        path: String,
+        field: String,
+        inner: Box<LoadError>,
+    },
 }
 
 impl LoadError {
@@ -62,7 +71,26 @@ impl LoadError {
             | LoadError::Version { path, .. }
             | LoadError::Field { path, .. }
             | LoadError::Creature { path, .. }
-            | LoadError::Unsupported { path, .. } => path,
+            | LoadError::Unsupported { path, .. }
+            | LoadError::Listed { path, .. } => path,
+        }
+    }
+
+    /// `self` as the error of the file `field` of `path` lists.
+    pub fn listed_by(self, path: &str, field: String) -> LoadError {
+        LoadError::Listed {
+            path: path.into(),
+            field,
+            inner: Box::new(self),
+        }
+    }
+
+    /// The message after the leading `{path}: `.
+    fn without_path(&self) -> String {
+        let text = self.to_string();
+        match text.strip_prefix(self.path()) {
+            Some(rest) => rest.trim_start_matches(": ").to_string(),
+            None => text,
         }
     }
 }

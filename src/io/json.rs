@@ -83,17 +83,40 @@ pub fn parse_document_since(
 /// Deserializes a typed value, reporting the JSON path of a bad field.
 pub fn from_value<T: DeserializeOwned>(value: Value, path: &str) -> Result<T, LoadError> {
     serde_path_to_error::deserialize(value).map_err(|e| {
-        let field = e.path().to_string();
+        let message = e.inner().to_string();
         LoadError::Field {
             path: path.into(),
-            field: if field == "." {
-                "(document)".into()
-            } else {
-                field
-            },
-            message: e.into_inner().to_string(),
+            field: field_path(&e.path().to_string(), &message),
+            message,
         }
     })
+}
+
+/// The path of the field an error is about. serde reports a missing field at the object
+/// that lacks it (`.` for the document itself), so the missing name is appended: the reader
+/// is told `channels[0].mode`, not `channels[0]` or `.`.
+pub fn field_path(at: &str, message: &str) -> String {
+    let missing = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split('`').next());
+    match (at, missing) {
+        (".", Some(name)) => name.to_string(),
+        (".", None) => "(document)".into(),
+        (at, Some(name)) => format!("{at}.{name}"),
+        (at, None) => at.to_string(),
+    }
+}
+
+/// Parses and deserializes a JSON value that has no envelope (a query given on the command
+/// line or in a file), naming `path` and the field on failure.
+pub fn parse_plain<T: DeserializeOwned>(text: &str, path: &str) -> Result<T, LoadError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| LoadError::Syntax {
+        path: path.into(),
+        line: e.line(),
+        column: e.column(),
+        message: strip_position(&e.to_string()),
+    })?;
+    from_value(value, path)
 }
 
 /// Keys of `object` that are not in `known`, kept verbatim for a lossless round trip.

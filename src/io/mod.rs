@@ -18,5 +18,6 @@ pub use error::{LoadError, SaveError};
 pub use gait_file::{gait_from_str, gait_to_string, load_gait, save_gait};
 pub use package_file::{Package, load_package, package_from_str, package_to_string, save_package};
 pub use project_file::{
-    LoadedProject, Project, ValidationMark, Verdict, load_project, project_from_str, save_project,
+    LoadedProject, Project, ValidationMark, Verdict, load_project, load_project_skipping,
+    project_from_str, save_project,
 };

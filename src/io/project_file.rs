@@ -117,21 +117,9 @@ pub fn load_project(path: &Path) -> Result<LoadedProject, LoadError> {
     let (label, text) = json::read_text(path)?;
     let project = project_from_str(&text, &label)?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let clips = project
-        .clips
-        .iter()
-        .map(|p| load_clip(&dir.join(p)))
-        .collect::<Result<Vec<_>, _>>()?;
-    let creatures = project
-        .creatures
-        .iter()
-        .map(|p| load_creature(&dir.join(p)))
-        .collect::<Result<Vec<_>, _>>()?;
-    let gaits = project
-        .gaits
-        .iter()
-        .map(|p| load_gait(&dir.join(p)))
-        .collect::<Result<Vec<_>, _>>()?;
+    let clips = load_listed(&project.clips, "clips", dir, &label, load_clip)?;
+    let creatures = load_listed(&project.creatures, "creatures", dir, &label, load_creature)?;
+    let gaits = load_listed(&project.gaits, "gaits", dir, &label, load_gait)?;
     let _ = resolve_actions(&project.actions, &clips, &label)?;
     Ok(LoadedProject {
         path: path.to_path_buf(),
@@ -140,6 +128,93 @@ pub fn load_project(path: &Path) -> Result<LoadedProject, LoadError> {
         creatures,
         gaits,
     })
+}
+
+/// Loads a project as the validation grid does: a listed file that cannot be read is left
+/// out and returned beside the rest (the run goes on and reports it), and an action loses
+/// the branches whose clips were not loaded. The project file itself must load.
+pub fn load_project_skipping(path: &Path) -> Result<(LoadedProject, Vec<LoadError>), LoadError> {
+    let (label, text) = json::read_text(path)?;
+    let mut project = project_from_str(&text, &label)?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut skipped = Vec::new();
+    let clips = keep_loaded(
+        &project.clips,
+        "clips",
+        dir,
+        &label,
+        load_clip,
+        &mut skipped,
+    );
+    let clips_lost = skipped.len();
+    let creatures = keep_loaded(
+        &project.creatures,
+        "creatures",
+        dir,
+        &label,
+        load_creature,
+        &mut skipped,
+    );
+    let gaits = keep_loaded(
+        &project.gaits,
+        "gaits",
+        dir,
+        &label,
+        load_gait,
+        &mut skipped,
+    );
+    if clips_lost > 0 {
+        for def in &mut project.actions {
+            def.branches.retain(|b| clips.iter().any(|c| &c.name == b));
+        }
+        project.actions.retain(|def| !def.branches.is_empty());
+    }
+    let _ = resolve_actions(&project.actions, &clips, &label)?;
+    Ok((
+        LoadedProject {
+            path: path.to_path_buf(),
+            project,
+            clips,
+            creatures,
+            gaits,
+        },
+        skipped,
+    ))
+}
+
+/// The files of a project's list that load; the errors of the others go to `skipped`.
+fn keep_loaded<T>(
+    files: &[PathBuf],
+    list: &str,
+    dir: &Path,
+    project: &str,
+    load: fn(&Path) -> Result<T, LoadError>,
+    skipped: &mut Vec<LoadError>,
+) -> Vec<T> {
+    let mut kept = Vec::with_capacity(files.len());
+    for (i, p) in files.iter().enumerate() {
+        match load(&dir.join(p)) {
+            Ok(t) => kept.push(t),
+            Err(e) => skipped.push(e.listed_by(project, format!("{list}[{i}]"))),
+        }
+    }
+    kept
+}
+
+/// Loads each file of a project's list, an error naming the project, the list's index and
+/// the file (`p.project.json: clips[3] (clips/wave.clip.json): …`).
+fn load_listed<T>(
+    files: &[PathBuf],
+    list: &str,
+    dir: &Path,
+    project: &str,
+    load: fn(&Path) -> Result<T, LoadError>,
+) -> Result<Vec<T>, LoadError> {
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, p)| load(&dir.join(p)).map_err(|e| e.listed_by(project, format!("{list}[{i}]"))))
+        .collect()
 }
 
 /// The project's actions with their branches among `clips`; `path` labels errors
