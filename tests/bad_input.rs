@@ -355,3 +355,49 @@ fn huge_finite_numbers_are_refused_with_the_field() {
         "{e}"
     );
 }
+
+/// A creature over the body cap, and a JSON file over the size cap, are refused with the file
+/// and the limit, before any work that grows with their size.
+#[test]
+fn oversized_creatures_and_files_are_refused_with_the_limit() {
+    let limit = anymorph::runtime::creature::MAX_BODIES;
+    let mut bodies = vec![serde_json::json!({
+        "name": "root", "parent": null, "caps": ["spine"], "joint": [0, 1, 0],
+        "position": [0, 1, 0], "rotation": [0, 0, 0, 1], "half_extents": [0.5, 0.2, 0.5],
+        "shape": "box"
+    })];
+    for i in 0..limit {
+        let x = i as f32 / limit as f32 - 0.5;
+        bodies.push(serde_json::json!({
+            "name": format!("arm{i}"), "parent": "root", "caps": ["grasper"],
+            "joint": [x, 1, 0], "position": [x, 0.9, 0], "rotation": [0, 0, 0, 1],
+            "half_extents": [0.01, 0.1, 0.01], "shape": "capsule"
+        }));
+    }
+    let creature = serde_json::json!({
+        "format": "anymorph-creature", "version": 1, "name": "many", "bodies": bodies
+    });
+    let e = creature_from_str(&creature.to_string(), "many.creature.json")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        format!(
+            "many.creature.json: bodies: {} bodies is more than the limit of {limit}",
+            limit + 1
+        )
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.clip.json");
+    // Sparse: the loader must refuse it by counting, not by parsing 64 MiB of zeros.
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(anymorph::io::json::MAX_JSON_BYTES + 1)
+        .unwrap();
+    let e = anymorph::io::load_clip(&big).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&big.display().to_string()) && e.contains("larger than the limit"),
+        "{e}"
+    );
+}

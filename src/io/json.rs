@@ -13,15 +13,38 @@ pub struct FormatTag {
     pub version: u32,
 }
 
+/// The largest JSON file a loader reads. A library of a thousand clips is a few MB; parsing
+/// holds the whole document in memory several times over, so a larger file is refused
+/// before it is read rather than left to exhaust the machine.
+pub const MAX_JSON_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Reads a file as text, returning its display name (for error messages) and contents.
 pub fn read_text(path: &std::path::Path) -> Result<(String, String), LoadError> {
+    use std::io::Read as _;
     let label = path.display().to_string();
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok((label, text)),
-        Err(source) => Err(LoadError::Read {
+    let read_err = |source| LoadError::Read {
+        path: label.clone(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(read_err)?;
+    // Read one byte past the limit rather than trust the file's stated length: a pipe or
+    // a file still growing has none.
+    let mut bytes = Vec::new();
+    file.take(MAX_JSON_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_err)?;
+    if bytes.len() as u64 > MAX_JSON_BYTES {
+        return Err(LoadError::Unsupported {
             path: label,
-            source,
-        }),
+            message: format!("the file is larger than the limit of {MAX_JSON_BYTES} bytes"),
+        });
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((label, text)),
+        Err(_) => Err(read_err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        ))),
     }
 }
 

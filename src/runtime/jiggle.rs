@@ -592,25 +592,27 @@ fn hang_pairs_of(
         .filter(|jb| jb.hangs_from_root)
         .map(|jb| jb.body as usize)
         .collect();
-    // Each limb's bodies with a shape, as segments relative to its top's rest pivot.
-    let segments = |top: usize| -> Vec<(Vec3A, Vec3A, f32)> {
-        let at = creature.pivot(top);
-        (0..n)
-            .filter(|&c| creature.limb_top(c) == Some(top))
-            .filter_map(|c| {
-                let body = creature.body(c);
-                let (half, radius) = body.rounded();
-                let half = body.rotation * half;
-                (radius > 0.0).then(|| {
-                    (
-                        Vec3A::from(body.position - half - at),
-                        Vec3A::from(body.position + half - at),
-                        radius,
-                    )
-                })
-            })
-            .collect()
-    };
+    // Each limb's bodies with a shape, as segments relative to its top's rest pivot, found in
+    // one pass over the bodies: the pairs below are quadratic in the tops, and rescanning
+    // every body for each pair made a creature of a thousand arms cubic.
+    let mut limb_segments: Vec<Vec<(Vec3A, Vec3A, f32)>> = vec![Vec::new(); n];
+    for c in 0..n {
+        let Some(top) = creature.limb_top(c) else {
+            continue;
+        };
+        let body = creature.body(c);
+        let (half, radius) = body.rounded();
+        let half = body.rotation * half;
+        if radius > 0.0 {
+            let at = creature.pivot(top);
+            limb_segments[top].push((
+                Vec3A::from(body.position - half - at),
+                Vec3A::from(body.position + half - at),
+                radius,
+            ));
+        }
+    }
+    let segments = |top: usize| &limb_segments[top];
     let near = 0.1 * creature.size();
     let (mut pairs, mut contacts) = (Vec::new(), Vec::new());
     for (i, &t0) in tops.iter().enumerate() {
@@ -626,8 +628,8 @@ fn hang_pairs_of(
             let (s0, s1) = (segments(t0), segments(t1));
             let mut found = Vec::new();
             let mut gap = f32::INFINITY;
-            for &(a0, a1, ra) in &s0 {
-                for &(b0, b1, rb) in &s1 {
+            for &(a0, a1, ra) in s0 {
+                for &(b0, b1, rb) in s1 {
                     let dist = segment_distance(
                         (a0 + rest_apart).into(),
                         (a1 + rest_apart).into(),
@@ -664,14 +666,16 @@ fn hang_pairs_of(
             contacts.extend(found);
         }
     }
+    let mut pairs_of: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (k, pair) in pairs.iter().enumerate() {
+        for &t in &pair.tops {
+            pairs_of[t as usize].push(k as u32);
+        }
+    }
     let mut top_pairs = Vec::new();
     for jb in bodies.iter_mut() {
         let from = top_pairs.len() as u32;
-        for (k, pair) in pairs.iter().enumerate() {
-            if pair.tops.contains(&jb.body) {
-                top_pairs.push(k as u32);
-            }
-        }
+        top_pairs.extend_from_slice(&pairs_of[jb.body as usize]);
         jb.hang_pairs = (from, top_pairs.len() as u32);
     }
     (pairs, contacts, top_pairs)
@@ -1146,6 +1150,27 @@ fn arc(from: Vec3A, to: Vec3A) -> Quat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each simulated body's range of `top_pairs` lists exactly the pairs it is a top of, in
+    /// order, on creatures with several hanging limbs (the index is built in one pass).
+    #[test]
+    fn each_top_lists_exactly_its_own_hang_pairs() {
+        let mut seen = 0;
+        for name in ["four_armed", "octopod", "centaur", "biped"] {
+            let c = crate::samples::creature(name);
+            let rig = JiggleRig::new(&c, &JiggleTuning::default());
+            for jb in &rig.bodies {
+                let listed: Vec<u32> =
+                    rig.top_pairs[jb.hang_pairs.0 as usize..jb.hang_pairs.1 as usize].to_vec();
+                let want: Vec<u32> = (0..rig.hang_pairs.len() as u32)
+                    .filter(|&k| rig.hang_pairs[k as usize].tops.contains(&jb.body))
+                    .collect();
+                assert_eq!(listed, want, "{name}: body {}", jb.body);
+                seen += listed.len();
+            }
+        }
+        assert!(seen > 0, "no creature had a hang pair");
+    }
 
     /// The four-armed creature's arms on each side make a pair. They ask no turn at rest or
     /// when the whole creature moves and turns (their hangs keep their rest relation), and

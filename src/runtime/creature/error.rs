@@ -10,6 +10,8 @@ use thiserror::Error;
 pub enum CreatureError {
     #[error("bodies: the creature has no bodies")]
     NoBodies,
+    #[error("bodies: {count} bodies is more than the limit of {}", MAX_BODIES)]
+    TooManyBodies { count: usize },
     #[error("bodies[{index}].name: a body name must not be empty")]
     EmptyName { index: usize },
     #[error("bodies[{index}].name: '{name}' is used by more than one body")]
@@ -60,10 +62,20 @@ pub enum CreatureError {
     ZeroRotation { index: usize },
 }
 
+/// The most bodies a creature may have. A game rig with face and finger bones has a few
+/// hundred; the runtime's set-up compares limbs pairwise (where hanging limbs may touch),
+/// so time and memory grow with the square of the count, and 4,096 bodies keep the worst
+/// case (thousands of limbs from one body) to seconds and a few hundred MB rather than
+/// letting a hostile file exhaust the machine.
+pub const MAX_BODIES: usize = 4096;
+
 /// Checks the bodies and resolves parent names to indices.
 pub(super) fn validate(defs: &[BodyDef]) -> Result<Vec<Body>, CreatureError> {
     if defs.is_empty() {
         return Err(CreatureError::NoBodies);
+    }
+    if defs.len() > MAX_BODIES {
+        return Err(CreatureError::TooManyBodies { count: defs.len() });
     }
     let mut index_of: HashMap<&str, usize> = HashMap::with_capacity(defs.len());
     for (index, d) in defs.iter().enumerate() {

@@ -9,7 +9,7 @@ mod error;
 pub use builder::CreatureBuilder;
 pub use cap::Cap;
 pub use derived::{Leg, Upright};
-pub use error::CreatureError;
+pub use error::{CreatureError, MAX_BODIES};
 
 use crate::runtime::math::Aabb;
 use derived::Derived;
