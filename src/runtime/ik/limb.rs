@@ -222,6 +222,9 @@ pub(super) struct KeepOut {
     /// cannot touch either (`bound` and half the body's axis): a test with no projection
     /// onto the axis, which sets most pairs aside (see [`far_apart`]).
     pub far_sq: f32,
+    /// The side of the body the bone is on at rest (unit, rest-pose space, from the body's
+    /// axis), which a deep bone is pushed out toward (see [`out_of`]).
+    pub side: Vec3A,
 }
 
 /// A hand whose goal is moved out of a trunk body it would sink into (see
@@ -872,13 +875,16 @@ impl Builder<'_, '_> {
                 if by_design {
                     continue;
                 }
-                let Some((obstacle, clearance, _)) =
+                let Some((obstacle, clearance, (c0, c1))) =
                     self.trunk_pair(s, attach, 1.1 * reach, (pa, pb, bone_radius))
                 else {
                     continue;
                 };
+                let (u, v) = segment_closest(pa.into(), pb.into(), c0.into(), c1.into());
+                let side = (pa.lerp(pb, u) - c0.lerp(c1, v)).normalize_or_zero();
                 let bound = 0.5 * self.plan.max_stretch * particle.rest_len + clearance;
                 self.plan.keep_out.push(KeepOut {
+                    side,
                     a,
                     b,
                     share_a,
@@ -1196,6 +1202,7 @@ pub(super) fn solve_limbs(
     for step in &plan.aims {
         aim(plan, step, goals, pins, p, tuning, delta);
     }
+
     for (&q, &at) in plan.pinned.iter().zip(pins.iter()) {
         p[q as usize] = at;
     }
@@ -1224,7 +1231,7 @@ pub(super) fn solve_limbs(
         passes += super::reach::finish(plan, tuning, goals, pins, p, &mut scratch.sweep);
     }
     if keeps_out && !plan.keep_out.is_empty() {
-        passes += keep_out_rounds(plan, tuning, p, &scratch.obstacles);
+        passes += keep_out_rounds(plan, tuning, p, &scratch.obstacles, delta);
     }
     for (k, &stretch) in scratch.stretch.iter().enumerate() {
         if stretch > 1.0 {
@@ -1243,10 +1250,11 @@ fn keep_out_rounds(
     tuning: &LimbTuning,
     p: &mut [Vec3A],
     obstacles: &[(Vec3A, Vec3A, f32)],
+    delta: &[Quat],
 ) -> u32 {
     let mut passes = 0;
     for _ in 0..tuning.keep_out_rounds {
-        if !keep_out(plan, obstacles, p) {
+        if !keep_out(plan, obstacles, delta, p) {
             break;
         }
         for _ in 0..tuning.keep_out_relax {
@@ -1429,18 +1437,37 @@ fn push_out(
         let Some((gap, dist)) = overlap(k, goals, obstacles, *pin) else {
             continue;
         };
-        let side = delta[plan.obstacles[k.obstacle as usize].anchor as usize] * k.side;
-        // Straight out where the goal is shallow; leaning toward the hand's side deeper in,
-        // so a goal on the axis still has a way out.
-        let depth = 1.0 - dist / k.clearance;
-        let lean = side * (HAND_SIDE_LEAN * depth);
-        let Some(normal) = (gap / k.clearance + lean).try_normalize() else {
+        let side = obstacle_turn(plan, delta, k.obstacle) * k.side;
+        let Some(normal) = out_of(gap, dist, k.clearance, side) else {
             continue;
         };
         *pin += normal * k.clearance - gap;
         pushed = true;
     }
     pushed
+}
+
+/// How obstacle `o` has turned from rest: with its spine body, or for a free limb's body,
+/// which hangs as at rest relative to the root, with the root (as [`pose_obstacles`]).
+#[inline(always)]
+fn obstacle_turn(plan: &LimbPlan, delta: &[Quat], o: u16) -> Quat {
+    if o >= plan.first_hanging {
+        delta[plan.root as usize]
+    } else {
+        delta[plan.obstacles[o as usize].anchor as usize]
+    }
+}
+
+/// The way out of a trunk body for a part whose axis is `gap` (of length `dist`) from the
+/// body's axis, inside the `clearance`: straight out where it is shallow, leaning toward
+/// `side`, the side of the body the part is on at rest, the deeper it is. The nearest way
+/// out of a part near the body's axis flips from one side to the other as the part crosses
+/// it (an elbow knocked from above the chest to below it in a frame); the lean gives a deep
+/// part one way out that does not, and still one when it lies on the axis.
+#[inline(always)]
+fn out_of(gap: Vec3A, dist: f32, clearance: f32, side: Vec3A) -> Option<Vec3A> {
+    let depth = 1.0 - dist / clearance;
+    (gap / clearance + side * (HAND_SIDE_LEAN * depth)).try_normalize()
 }
 
 /// `point` less the point of a body's axis nearest it: the axis runs `half_axis` either
@@ -1485,7 +1512,12 @@ fn far_apart(point: Vec3A, centre: Vec3A, far_sq: f32) -> bool {
 /// axes keep the clearance, along the line between their nearest points; the bone's free
 /// ends share the push by how near each is to the contact. Returns whether any bone was in.
 /// A goal inside the body still pins its particle: only the bones between are moved.
-fn keep_out(plan: &LimbPlan, obstacles: &[(Vec3A, Vec3A, f32)], p: &mut [Vec3A]) -> bool {
+fn keep_out(
+    plan: &LimbPlan,
+    obstacles: &[(Vec3A, Vec3A, f32)],
+    delta: &[Quat],
+    p: &mut [Vec3A],
+) -> bool {
     let mut any = false;
     for k in &plan.keep_out {
         let (centre, half_axis, inv_axis_sq) = obstacles[k.obstacle as usize];
@@ -1515,16 +1547,9 @@ fn keep_out(plan: &LimbPlan, obstacles: &[(Vec3A, Vec3A, f32)], p: &mut [Vec3A])
         }
         let dist = dist_sq.sqrt();
         let depth = k.clearance - dist;
-        let normal = if dist > 1e-6 * k.clearance {
-            gap / dist
-        } else {
-            // On the body's axis: straight out from it, toward the bone's middle.
-            let off = mid - centre;
-            let axis = half_axis.normalize_or_zero();
-            match (off - axis * off.dot(axis)).try_normalize() {
-                Some(n) => n,
-                None => continue,
-            }
+        let side = obstacle_turn(plan, delta, k.obstacle) * k.side;
+        let Some(normal) = out_of(gap, dist, k.clearance, side) else {
+            continue;
         };
         let (wa, wb) = ((1.0 - s) * k.share_a, s * k.share_b);
         let norm = wa * wa + wb * wb;
@@ -1819,6 +1844,29 @@ mod tests {
                 hip.x
             );
         }
+    }
+
+    /// A part crossing a trunk body's axis deep inside is pushed out on one side, its rest
+    /// side, all the way across: the nearest way out flips with the part, this does not.
+    /// Near the surface it is the nearest way out.
+    #[test]
+    fn a_deep_part_crossing_the_axis_keeps_one_way_out() {
+        let clearance = 0.1;
+        let side = Vec3A::new(0.0, -1.0, 0.0);
+        let across = Vec3A::new(0.0, 1.0, 0.0);
+        let mut last: Option<Vec3A> = None;
+        for i in -20..=20 {
+            let gap = across * (i as f32 * 0.001) + Vec3A::new(1e-4, 0.0, 0.0);
+            let normal = out_of(gap, gap.length(), clearance, side).unwrap();
+            assert!(normal.dot(side) > 0.0, "at {i}: {normal}");
+            if let Some(before) = last {
+                assert!(normal.angle_between(before) < 0.2, "a jump at {i}");
+            }
+            last = Some(normal);
+        }
+        let shallow = Vec3A::new(0.0, 0.099, 0.0);
+        let normal = out_of(shallow, shallow.length(), clearance, side).unwrap();
+        assert!(normal.dot(across) > 0.999, "{normal}");
     }
 
     #[test]
