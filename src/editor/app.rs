@@ -2,6 +2,7 @@
 //! and the transient state beside them. Each frame: `logic` advances playback and runs the
 //! preview; `ui` lays out the panels, which push commands; commands are applied last.
 
+use crate::editor::autosave::{AutosaveStep, AutosaveTimer};
 use crate::editor::bench::BenchRecorder;
 use crate::editor::command::{Command, CommandQueue, Selection};
 use crate::editor::document::{Content, Document};
@@ -40,6 +41,9 @@ pub const CURVES: &str = "Curves";
 /// The recovery offer's button, shared with tests.
 pub const RECOVER: &str = "Recover";
 
+/// The longest an edit waits to be autosaved: the work a crash can lose.
+pub const AUTOSAVE_SECS: f32 = 5.0;
+
 /// Where the editor starts.
 #[derive(Clone, Debug)]
 pub struct AppOptions {
@@ -49,9 +53,11 @@ pub struct AppOptions {
     pub sample_creatures: PathBuf,
     /// Read preferences from eframe storage (off in tests, so they start the same).
     pub restore_preferences: bool,
-    /// Where unsaved work is autosaved; `None` turns autosave off.
-    pub recovery_file: Option<PathBuf>,
-    /// Seconds between autosaves while there are unsaved edits.
+    /// The folder of the recovery files (one per project) where unsaved work is autosaved;
+    /// `None` turns autosave off.
+    pub recovery_dir: Option<PathBuf>,
+    /// The longest an edit waits to be autosaved, in seconds (and the shortest time
+    /// between two autosaves): at most this much work is lost to a crash.
     pub autosave_secs: f32,
 }
 
@@ -63,11 +69,18 @@ impl AppOptions {
             project: root.join("assets/sample.project.json"),
             sample_creatures: root.join("sample_creatures"),
             restore_preferences: true,
-            recovery_file: eframe::storage_dir("anymorph")
-                .map(|d| d.join("recovery.anymorph.json")),
-            autosave_secs: 30.0,
+            recovery_dir: eframe::storage_dir("anymorph"),
+            autosave_secs: AUTOSAVE_SECS,
         }
     }
+}
+
+/// A recovery file found for the open project, offered to the animator.
+#[derive(Clone, Debug)]
+struct RecoveryOffer {
+    file: PathBuf,
+    /// Whose work it is, what it holds, how old it is.
+    text: String,
 }
 
 /// The Anymorph editor.
@@ -95,12 +108,14 @@ pub struct AnymorphApp {
     history: History,
     inspector: InspectorPanel,
     show_history: bool,
-    /// Unsaved work found at start, waiting for the animator to recover or discard it.
-    recovery_offer: Option<String>,
-    recovery_file: Option<PathBuf>,
-    autosave_secs: f32,
-    /// When the last autosave ran and what it saw, so an unchanged document is not rewritten.
-    last_autosave: Option<(Instant, usize, crate::editor::document::Revisions)>,
+    /// Unsaved work found for the project just opened, waiting for the animator to recover
+    /// or discard it.
+    recovery_offer: Option<RecoveryOffer>,
+    recovery_dir: Option<PathBuf>,
+    /// When to write the document's recovery file next.
+    autosave: AutosaveTimer<(usize, crate::editor::document::Revisions)>,
+    /// egui's clock at the last frame, seconds (the autosave timer's time).
+    clock_secs: f64,
     /// A copied generalized pose (Ctrl+C / Ctrl+V).
     clipboard: Option<BodyPose>,
     title: String,
@@ -162,9 +177,9 @@ impl AnymorphApp {
             inspector: InspectorPanel::default(),
             show_history: false,
             recovery_offer: None,
-            recovery_file: options.recovery_file.clone(),
-            autosave_secs: options.autosave_secs,
-            last_autosave: None,
+            recovery_dir: options.recovery_dir.clone(),
+            autosave: AutosaveTimer::new(options.autosave_secs),
+            clock_secs: 0.0,
             clipboard: None,
             title: String::new(),
             meshes: Default::default(),
@@ -181,17 +196,13 @@ impl AnymorphApp {
             )
             .unwrap_or_default(),
         };
+        if let Some(dir) = &app.recovery_dir {
+            recovery::adopt_legacy(dir);
+        }
         app.open(&options.project);
-        if let Some(file) = app.recovery_file.as_ref().filter(|f| f.exists()) {
-            let when = recovery::modified(file)
-                .and_then(|t| t.elapsed().ok())
-                .map_or(String::new(), |age| {
-                    format!(" from {} minutes ago", age.as_secs() / 60)
-                });
-            app.recovery_offer = Some(format!(
-                "Anymorph found unsaved work{when} ({}). Recover it?",
-                file.display()
-            ));
+        if app.recovery_offer.is_none() {
+            // Work on a project never saved belongs to no project: offer it at start.
+            app.offer_recovery(None);
         }
         app
     }
@@ -249,6 +260,51 @@ impl AnymorphApp {
     /// Whether a recovery offer is showing.
     pub fn recovery_offered(&self) -> bool {
         self.recovery_offer.is_some()
+    }
+
+    /// The recovery offer's text, if one is showing.
+    pub fn recovery_offer_text(&self) -> Option<&str> {
+        self.recovery_offer.as_ref().map(|o| o.text.as_str())
+    }
+
+    /// Where the open document's unsaved work is autosaved (`None`: autosave is off).
+    pub fn recovery_file(&self) -> Option<PathBuf> {
+        self.recovery_file_for(self.doc.path.as_deref())
+    }
+
+    fn recovery_file_for(&self, project: Option<&Path>) -> Option<PathBuf> {
+        let dir = self.recovery_dir.as_deref()?;
+        Some(recovery::file_for(dir, project))
+    }
+
+    /// Offers the recovery file of `project` (`None`: the untitled one) if there is one
+    /// that belongs to it.
+    fn offer_recovery(&mut self, project: Option<&Path>) {
+        let Some(file) = self.recovery_file_for(project).filter(|f| f.exists()) else {
+            return;
+        };
+        let text = match recovery::summary(&file) {
+            Ok(s) => {
+                let belongs = match (&s.project, project) {
+                    (Some(a), Some(b)) => recovery::same_project(a, b),
+                    (None, None) => true,
+                    _ => false,
+                };
+                if !belongs {
+                    log::warn!(
+                        "{} holds work on {:?}, not {:?}: not offered",
+                        file.display(),
+                        s.project,
+                        project
+                    );
+                    return;
+                }
+                s.describe(std::time::SystemTime::now())
+            }
+            Err(e) => format!("An autosave of this project cannot be read: {e}"),
+        };
+        log::info!("found unsaved work in {}", file.display());
+        self.recovery_offer = Some(RecoveryOffer { file, text });
     }
 
     /// The window title: the project's name, with a dot while there are unsaved edits.
@@ -463,10 +519,16 @@ impl AnymorphApp {
     }
 
     fn save_to(&mut self, path: &Path) {
+        // Saving an untitled project (or to a new place) leaves the old recovery file
+        // behind unless it goes now.
+        let before = self.recovery_file();
         match self.doc.save_as(path) {
             Ok(()) => {
                 self.history.mark_saved();
                 self.prefs.remember(path);
+                if let Some(f) = before {
+                    remove_file_if_any(&f);
+                }
                 self.remove_recovery();
                 self.message = Some((format!("Saved {}", path.display()), Severity::Info));
             }
@@ -478,37 +540,38 @@ impl AnymorphApp {
     }
 
     fn remove_recovery(&mut self) {
-        if let Some(f) = &self.recovery_file {
-            let _ = std::fs::remove_file(f);
+        if let Some(f) = self.recovery_file() {
+            remove_file_if_any(&f);
         }
-        self.last_autosave = None;
+        self.autosave.reset();
     }
 
-    /// Writes the recovery file if there are unsaved edits it does not hold yet.
-    fn autosave(&mut self, force: bool) {
-        let Some(file) = self.recovery_file.clone() else {
-            return;
-        };
-        if self.recovery_offer.is_some() || !self.history.is_dirty() {
-            return;
+    /// Writes the recovery file when the autosave timer says so (or, with `force`, whenever
+    /// it lags behind the document); returns how long until it wants to be asked again.
+    fn autosave(&mut self, force: bool) -> Option<std::time::Duration> {
+        let file = self.recovery_file()?;
+        if self.recovery_offer.is_some() {
+            // The file may be the one on offer: never overwrite work not yet recovered.
+            return None;
         }
-        let now = Instant::now();
         let state = (self.history.head(), self.doc.revisions);
-        if let Some((at, head, revisions)) = self.last_autosave {
-            let unchanged = (head, revisions) == state;
-            let soon = now.duration_since(at).as_secs_f32() < self.autosave_secs;
-            if unchanged || (soon && !force) {
-                return;
-            }
+        let unsaved = self.history.is_dirty().then_some(&state);
+        let write = match self.autosave.step(self.clock_secs, unsaved) {
+            AutosaveStep::Idle => false,
+            AutosaveStep::WriteNow => true,
+            AutosaveStep::WakeIn(wait) if !force => return Some(wait),
+            AutosaveStep::WakeIn(_) => self.autosave.behind(unsaved),
+        };
+        if !write {
+            return None;
         }
-        match recovery::write(&file, &self.doc) {
-            Ok(()) => self.last_autosave = Some((now, state.0, state.1)),
-            Err(e) => {
-                log::error!("autosave: {e}");
-                self.message = Some((format!("Autosave failed: {e}"), Severity::Error));
-                self.last_autosave = Some((now, state.0, state.1));
-            }
+        let result = recovery::write(&file, &self.doc, self.history.unsaved_edits());
+        if let Err(e) = &result {
+            log::error!("autosave: {e}");
+            self.message = Some((format!("Autosave failed: {e}"), Severity::Error));
         }
+        self.autosave.wrote(self.clock_secs, state, result.is_ok());
+        None
     }
 
     /// Starts a `--bench-frames` run: `creatures` fills (or trims) the roster from the
@@ -595,6 +658,9 @@ impl AnymorphApp {
     }
 
     fn open(&mut self, path: &Path) {
+        // The work being left is on disk before the document goes, in its own project's
+        // recovery file, offered again when that project is opened.
+        self.autosave(true);
         match Document::open(path) {
             Ok(doc) => {
                 log::info!(
@@ -605,7 +671,9 @@ impl AnymorphApp {
                 );
                 self.doc = doc;
                 self.history = History::default();
-                self.last_autosave = None;
+                self.autosave.reset();
+                self.recovery_offer = None;
+                self.offer_recovery(Some(path));
                 self.prefs.remember(path);
                 self.preview = Preview::default();
                 self.playback = Playback::default();
@@ -827,6 +895,14 @@ impl ToggleState for AnymorphApp {
     }
 }
 
+fn remove_file_if_any(path: &Path) {
+    match std::fs::remove_file(path) {
+        Ok(()) => log::debug!("removed {}", path.display()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => log::warn!("{}: cannot remove: {e}", path.display()),
+    }
+}
+
 /// Creature files in a folder (`*.creature.json`, and rigs: `*.glb`, `*.gltf`), sorted by
 /// name.
 fn list_creature_files(dir: &Path) -> Vec<PathBuf> {
@@ -869,7 +945,11 @@ impl eframe::App for AnymorphApp {
         if self.playback.playing {
             ctx.request_repaint();
         }
-        self.autosave(false);
+        self.clock_secs = ctx.input(|i| i.time);
+        if let Some(wait) = self.autosave(false) {
+            // Nothing else may draw a frame before then (an idle editor draws none).
+            ctx.request_repaint_after(wait);
+        }
         let title = self.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));

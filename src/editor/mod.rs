@@ -6,6 +6,7 @@
 //! through an egui_wgpu callback.
 
 pub mod app;
+pub mod autosave;
 mod bench;
 pub mod command;
 pub mod document;

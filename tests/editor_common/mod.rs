@@ -32,7 +32,7 @@ pub fn cpu_wgpu_setup() -> egui_wgpu::WgpuSetup {
 pub fn editor() -> Harness<'static, AnymorphApp> {
     editor_with(AppOptions {
         restore_preferences: false,
-        recovery_file: None,
+        recovery_dir: None,
         ..AppOptions::sample()
     })
 }

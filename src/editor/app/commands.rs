@@ -253,6 +253,7 @@ impl AnymorphApp {
                 }
             }
             Command::NewProject => {
+                self.autosave(true);
                 let roster = self.doc.roster.clone();
                 self.doc = Document::new_project(roster);
                 self.history = History::default();
@@ -260,7 +261,8 @@ impl AnymorphApp {
                 self.playback = Playback::default();
                 self.selection = None;
                 self.active_channel = None;
-                self.last_autosave = None;
+                self.autosave.reset();
+                self.offer_recovery(None);
             }
             Command::SaveProject => match self.doc.path.clone() {
                 Some(path) => self.save_to(&path),
@@ -397,13 +399,13 @@ impl AnymorphApp {
             }
             Command::SoloChannel(c) => self.doc.set_solo(c),
             Command::RecoverAutosave => {
-                self.recovery_offer = None;
-                if let Some(file) = self.recovery_file.clone() {
-                    match recovery::read(&file) {
+                if let Some(offer) = self.recovery_offer.take() {
+                    match recovery::read(&offer.file) {
                         Ok(doc) => {
                             self.doc = doc;
                             self.history = History::default();
                             self.history.mark_unsaved();
+                            self.autosave.reset();
                             self.preview = Preview::default();
                             self.selection = None;
                             self.active_channel = self.default_channel();
@@ -418,8 +420,9 @@ impl AnymorphApp {
                 }
             }
             Command::DiscardAutosave => {
-                self.recovery_offer = None;
-                self.remove_recovery();
+                if let Some(offer) = self.recovery_offer.take() {
+                    remove_file_if_any(&offer.file);
+                }
             }
             Command::ShowShortcuts => self.show_shortcuts ^= true,
             Command::ShowAbout => self.show_about ^= true,

@@ -250,12 +250,15 @@ impl AnymorphApp {
     }
 
     pub(super) fn recovery_window(&mut self, ctx: &egui::Context) {
-        let Some(text) = self.recovery_offer.clone() else {
+        let Some(offer) = &self.recovery_offer else {
             return;
         };
+        let text = offer.text.clone();
         egui::Modal::new(egui::Id::unique("recovery offer")).show(ctx, |ui| {
+            ui.set_max_width(520.0);
             ui.heading("Recover unsaved work?");
             ui.label(text);
+            ui.label("Recover puts it back as unsaved edits; Discard deletes it.");
             ui.horizontal(|ui| {
                 if ui.button(RECOVER).clicked() {
                     self.commands.push(Command::RecoverAutosave);
