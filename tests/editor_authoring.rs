@@ -237,10 +237,9 @@ fn a_gizmo_drag_is_one_undo_step() {
 fn work_is_recovered_from_the_autosave() {
     let dir = tempfile::tempdir().unwrap();
     let options = AppOptions {
-        restore_preferences: false,
         recovery_dir: Some(dir.path().to_path_buf()),
         autosave_secs: 0.0,
-        ..AppOptions::sample()
+        ..editor_common::test_options()
     };
     let edited = {
         let mut h = editor_with(options.clone());

@@ -34,9 +34,8 @@ fn project_copy(path: &Path) -> PathBuf {
 fn options(project: &Path, recovery: &Path) -> AppOptions {
     AppOptions {
         project: project.to_path_buf(),
-        restore_preferences: false,
         recovery_dir: Some(recovery.to_path_buf()),
-        ..AppOptions::sample()
+        ..editor_common::test_options()
     }
 }
 

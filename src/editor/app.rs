@@ -6,6 +6,10 @@ use crate::editor::autosave::{AutosaveStep, AutosaveTimer};
 use crate::editor::bench::BenchRecorder;
 use crate::editor::command::{Command, CommandQueue, Selection};
 use crate::editor::document::{Content, Document};
+use crate::editor::file_browser::{BrowserOutcome, FileBrowser};
+use crate::editor::file_dialog::{
+    FileDialogChoice, FileRequest, PathKind, PathPurpose, Route, SystemDialogs,
+};
 use crate::editor::history::{DocEdit, History};
 use crate::editor::panels::channels::ChannelPanel;
 use crate::editor::panels::help;
@@ -59,6 +63,8 @@ pub struct AppOptions {
     /// The longest an edit waits to be autosaved, in seconds (and the shortest time
     /// between two autosaves): at most this much work is lost to a crash.
     pub autosave_secs: f32,
+    /// The system's file dialogs, the built-in browser, or the first where it can open.
+    pub file_dialog: FileDialogChoice,
 }
 
 impl AppOptions {
@@ -71,6 +77,7 @@ impl AppOptions {
             restore_preferences: true,
             recovery_dir: eframe::storage_dir("anymorph"),
             autosave_secs: AUTOSAVE_SECS,
+            file_dialog: FileDialogChoice::from_env(),
         }
     }
 }
@@ -129,6 +136,12 @@ pub struct AnymorphApp {
     /// Each roster creature's skinned mesh.
     meshes: crate::editor::meshes::CreatureMeshes,
     caps: crate::editor::panels::caps::CapsPanel,
+    /// Whether the system's file dialog can open here.
+    file_dialogs: SystemDialogs,
+    /// The built-in file browser, while it answers a request.
+    file_browser: Option<FileBrowser>,
+    /// The animator was told the system file dialog cannot open (told once).
+    told_no_system_dialog: bool,
     /// The window was asked to close with unsaved edits: ask first.
     confirm_close: bool,
     /// The animator chose: close now (discarding unsaved edits if `discard`).
@@ -184,6 +197,9 @@ impl AnymorphApp {
             title: String::new(),
             meshes: Default::default(),
             caps: Default::default(),
+            file_dialogs: SystemDialogs::new(options.file_dialog),
+            file_browser: None,
+            told_no_system_dialog: false,
             confirm_close: false,
             close_decided: None,
             validation: Default::default(),
@@ -781,15 +797,106 @@ impl AnymorphApp {
             return;
         };
         let entry = &self.doc.roster[index];
-        let mut dialog = rfd::FileDialog::new()
-            .add_filter("Anymorph creature", &["json"])
-            .set_file_name(format!("{}.creature.json", entry.creature.name()));
-        if let Some(dir) = entry.path.as_deref().and_then(Path::parent) {
-            dialog = dialog.set_directory(dir);
+        let request = FileRequest::new(
+            PathPurpose::SaveCreature(index),
+            PathKind::SaveFile,
+            "Save Creature As",
+            "Save Creature",
+        )
+        .filter("Anymorph creature", &["json"])
+        .file_name(format!("{}.creature.json", entry.creature.name()))
+        .directory(entry.path.as_deref().and_then(Path::parent));
+        self.ask_path(request);
+    }
+
+    /// Asks the animator for a path: the system's dialog where one can open, else the
+    /// built-in browser (saying so, the first time, in the status line).
+    fn ask_path(&mut self, request: FileRequest) {
+        match self.file_dialogs.route() {
+            Route::System => {
+                if let Some(path) = request.ask_system() {
+                    for command in request.purpose.commands(path) {
+                        self.commands.push(command);
+                    }
+                }
+            }
+            Route::BuiltIn { why } => {
+                if let Some(why) = why
+                    && !self.told_no_system_dialog
+                {
+                    self.told_no_system_dialog = true;
+                    let text = format!(
+                        "The system file dialog is unavailable ({why}): using the built-in \
+                         file browser"
+                    );
+                    log::warn!("{text}");
+                    self.message = Some((text, Severity::Info));
+                }
+                self.file_browser = Some(FileBrowser::new(request));
+            }
         }
-        if let Some(path) = dialog.save_file() {
-            self.save_creature_to(index, &path);
+    }
+
+    /// The built-in file browser, while it is open; its answer becomes commands.
+    fn file_browser_window(&mut self, ctx: &egui::Context) {
+        let Some(browser) = &mut self.file_browser else {
+            return;
+        };
+        match browser.ui(ctx) {
+            None => {}
+            Some(BrowserOutcome::Cancelled) => self.file_browser = None,
+            Some(BrowserOutcome::Chosen(path)) => {
+                for command in browser.request().purpose.commands(path) {
+                    self.commands.push(command);
+                }
+                self.file_browser = None;
+            }
         }
+    }
+
+    /// Asks where to save the project (then closes the window if `then_close` and the save
+    /// left nothing unsaved).
+    fn save_project_as(&mut self, then_close: bool) {
+        let name = self
+            .doc
+            .path
+            .as_deref()
+            .and_then(Path::file_name)
+            .map_or_else(
+                || "untitled.project.json".to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+        let request = FileRequest::new(
+            PathPurpose::SaveProject { then_close },
+            PathKind::SaveFile,
+            "Save Project As",
+            "Save Project",
+        )
+        .filter("Anymorph project", &["json"])
+        .file_name(name)
+        .directory(self.doc.path.as_deref().and_then(Path::parent));
+        self.ask_path(request);
+    }
+
+    /// Where creature files are likely to be: beside the roster's, else the samples.
+    fn creature_folder(&self) -> Option<PathBuf> {
+        self.doc
+            .roster
+            .iter()
+            .rev()
+            .filter_map(|e| e.path.as_deref())
+            .chain(self.roster.samples.iter().map(PathBuf::as_path))
+            .find_map(|p| p.parent().map(Path::to_path_buf))
+    }
+
+    /// Replaces what the editor knows about the system's file dialogs (tests, tools).
+    pub fn set_system_dialogs(&mut self, dialogs: SystemDialogs) {
+        self.file_dialogs = dialogs;
+    }
+
+    /// The built-in file browser's request, while it is open (tests, tools).
+    pub fn file_browser(&self) -> Option<&FileRequest> {
+        self.file_browser.as_ref().map(FileBrowser::request)
     }
 
     /// Writes a roster creature as `*.creature.json` and makes the project refer to it (an
@@ -964,7 +1071,9 @@ impl eframe::App for AnymorphApp {
             .keys_rect
             .zip(ctx.pointer_hover_pos())
             .is_some_and(|(r, p)| r.contains(p));
-        if over_keys {
+        if self.file_browser.is_some() {
+            // The browser is modal: its keys (Escape, Enter) are its own.
+        } else if over_keys {
             self.commands.push_shortcuts_except(
                 &ctx,
                 &[Command::DeleteKey, Command::CopyPose, Command::PastePose],
@@ -1080,6 +1189,7 @@ impl eframe::App for AnymorphApp {
         self.history_window(&ctx);
         self.recovery_window(&ctx);
         self.close_guard(&ctx);
+        self.file_browser_window(&ctx);
         self.validation_window(&ctx);
         self.caps_window(&ctx);
 

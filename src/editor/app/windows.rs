@@ -232,7 +232,8 @@ impl AnymorphApp {
                 self.confirm_close = false;
                 match self.doc.path.clone() {
                     Some(path) => self.save_to(&path),
-                    None => self.apply(ctx, Command::SaveProjectAs),
+                    // Closes once saved where the animator says.
+                    None => self.save_project_as(true),
                 }
                 if !self.history.is_dirty() {
                     self.close_decided = Some(false);
