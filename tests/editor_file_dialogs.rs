@@ -241,7 +241,7 @@ fn without_a_system_dialog_the_animator_is_told_once() {
     ask(&mut h, Command::OpenProject);
     let message = h.state().message().unwrap_or_default().to_string();
     assert!(
-        message.contains("system file dialog is unavailable")
+        message.contains("System file dialog unavailable")
             && message.contains("no D-Bus session bus")
             && message.contains("built-in file browser"),
         "{message}"

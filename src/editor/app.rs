@@ -821,18 +821,20 @@ impl AnymorphApp {
                 }
             }
             Route::BuiltIn { why } => {
-                if let Some(why) = why
+                if let Some(why) = &why
                     && !self.told_no_system_dialog
                 {
                     self.told_no_system_dialog = true;
                     let text = format!(
-                        "The system file dialog is unavailable ({why}): using the built-in \
-                         file browser"
+                        "System file dialog unavailable ({why}): using the built-in file browser"
                     );
                     log::warn!("{text}");
                     self.message = Some((text, Severity::Info));
                 }
-                self.file_browser = Some(FileBrowser::new(request));
+                let note = why.map(|why| {
+                    format!("No system file dialog here ({why}): this is Anymorph's own.")
+                });
+                self.file_browser = Some(FileBrowser::new(request).with_note(note));
             }
         }
     }

@@ -54,6 +54,8 @@ pub struct FileBrowser {
     problem: Option<String>,
     /// A save would replace this file: accepting again replaces it.
     replace: Option<PathBuf>,
+    /// Why the built-in browser and not the system's, shown under the title.
+    note: Option<String>,
 }
 
 impl FileBrowser {
@@ -74,9 +76,16 @@ impl FileBrowser {
             selected_dir: None,
             problem: None,
             replace: None,
+            note: None,
         };
         browser.go_to(dir);
         browser
+    }
+
+    /// Shows `note` under the title (why the system's dialog did not open).
+    pub fn with_note(mut self, note: Option<String>) -> Self {
+        self.note = note;
+        self
     }
 
     /// What the browser was opened for.
@@ -181,6 +190,9 @@ impl FileBrowser {
         egui::Modal::new(egui::Id::unique("file browser")).show(ctx, |ui| {
             ui.set_width(560.0);
             ui.heading(self.request.title.as_str());
+            if let Some(note) = &self.note {
+                ui.weak(note.as_str());
+            }
             ui.horizontal(|ui| {
                 let parent = self.dir.parent().map(Path::to_path_buf);
                 if ui

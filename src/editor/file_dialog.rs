@@ -278,14 +278,18 @@ fn probe() -> Result<(), String> {
     let portal = if library_present("libdbus-1.so.3") {
         portal_file_chooser()
     } else {
-        Err("libdbus-1 is not installed".into())
+        Err(("no libdbus-1", String::new()))
     };
-    let result = portal.map_err(|e| format!("{e}, and zenity is not installed"));
-    match &result {
-        Ok(()) => log::info!("file dialogs: the desktop portal's file chooser"),
-        Err(e) => log::warn!("file dialogs: no system file dialog ({e})"),
+    match portal {
+        Ok(()) => {
+            log::info!("file dialogs: the desktop portal's file chooser");
+            Ok(())
+        }
+        Err((short, detail)) => {
+            log::warn!("file dialogs: no system file dialog: {short}, no zenity {detail}");
+            Err(format!("{short}, no zenity"))
+        }
     }
-    result
 }
 
 /// macOS and Windows always have their own.
@@ -295,13 +299,14 @@ fn probe() -> Result<(), String> {
 }
 
 /// Asks the session bus for the portal's FileChooser interface (starting the portal if it
-/// is activatable), as rfd will when it opens a dialog.
+/// is activatable), as rfd will when it opens a dialog. `Err`: what is missing, in a few
+/// words for the status line, and the details for the log.
 #[cfg(all(unix, not(target_os = "macos")))]
-fn portal_file_chooser() -> Result<(), String> {
+fn portal_file_chooser() -> Result<(), (&'static str, String)> {
     pollster::block_on(async {
         let bus = zbus::Connection::session()
             .await
-            .map_err(|e| format!("no D-Bus session bus ({e})"))?;
+            .map_err(|e| ("no D-Bus session bus", format!("({e})")))?;
         let reply = bus
             .call_method(
                 Some("org.freedesktop.portal.Desktop"),
@@ -311,11 +316,11 @@ fn portal_file_chooser() -> Result<(), String> {
                 &("org.freedesktop.portal.FileChooser", "version"),
             )
             .await
-            .map_err(|e| format!("no desktop portal with a file chooser ({e})"))?;
+            .map_err(|e| ("no desktop portal file chooser", format!("({e})")))?;
         let version: zbus::zvariant::OwnedValue = reply
             .body()
             .deserialize()
-            .map_err(|e| format!("the desktop portal answered oddly ({e})"))?;
+            .map_err(|e| ("no desktop portal file chooser", format!("({e})")))?;
         log::debug!("portal FileChooser version {version:?}");
         Ok(())
     })
@@ -430,7 +435,7 @@ mod tests {
         if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some() || runtime_bus {
             return; // a desktop: nothing to learn here
         }
-        let e = portal_file_chooser().unwrap_err();
-        assert!(e.contains("D-Bus"), "{e}");
+        let (e, _) = portal_file_chooser().unwrap_err();
+        assert_eq!(e, "no D-Bus session bus");
     }
 }
