@@ -237,17 +237,17 @@ fn a_gizmo_drag_is_one_undo_step() {
 fn work_is_recovered_from_the_autosave() {
     let dir = tempfile::tempdir().unwrap();
     let options = AppOptions {
-        restore_preferences: false,
-        recovery_file: Some(dir.path().join("recovery.json")),
+        recovery_dir: Some(dir.path().to_path_buf()),
         autosave_secs: 0.0,
-        ..AppOptions::sample()
+        ..editor_common::test_options()
     };
     let edited = {
         let mut h = editor_with(options.clone());
         assert!(!h.state().recovery_offered());
         h.get_by_label(ADD_CHANNEL).click();
         h.run_steps(2);
-        assert!(dir.path().join("recovery.json").exists(), "no autosave");
+        let file = h.state().recovery_file().unwrap();
+        assert!(file.exists(), "no autosave in {}", file.display());
         clip(&h)
         // Dropped without saving: a crash, as far as the files know.
     };

@@ -2,9 +2,14 @@
 //! and the transient state beside them. Each frame: `logic` advances playback and runs the
 //! preview; `ui` lays out the panels, which push commands; commands are applied last.
 
+use crate::editor::autosave::{AutosaveStep, AutosaveTimer};
 use crate::editor::bench::BenchRecorder;
 use crate::editor::command::{Command, CommandQueue, Selection};
 use crate::editor::document::{Content, Document};
+use crate::editor::file_browser::{BrowserOutcome, FileBrowser};
+use crate::editor::file_dialog::{
+    FileDialogChoice, FileRequest, PathKind, PathPurpose, Route, SystemDialogs,
+};
 use crate::editor::history::{DocEdit, History};
 use crate::editor::panels::channels::ChannelPanel;
 use crate::editor::panels::help;
@@ -40,6 +45,9 @@ pub const CURVES: &str = "Curves";
 /// The recovery offer's button, shared with tests.
 pub const RECOVER: &str = "Recover";
 
+/// The longest an edit waits to be autosaved: the work a crash can lose.
+pub const AUTOSAVE_SECS: f32 = 5.0;
+
 /// Where the editor starts.
 #[derive(Clone, Debug)]
 pub struct AppOptions {
@@ -49,10 +57,14 @@ pub struct AppOptions {
     pub sample_creatures: PathBuf,
     /// Read preferences from eframe storage (off in tests, so they start the same).
     pub restore_preferences: bool,
-    /// Where unsaved work is autosaved; `None` turns autosave off.
-    pub recovery_file: Option<PathBuf>,
-    /// Seconds between autosaves while there are unsaved edits.
+    /// The folder of the recovery files (one per project) where unsaved work is autosaved;
+    /// `None` turns autosave off.
+    pub recovery_dir: Option<PathBuf>,
+    /// The longest an edit waits to be autosaved, in seconds (and the shortest time
+    /// between two autosaves): at most this much work is lost to a crash.
     pub autosave_secs: f32,
+    /// The system's file dialogs, the built-in browser, or the first where it can open.
+    pub file_dialog: FileDialogChoice,
 }
 
 impl AppOptions {
@@ -63,11 +75,19 @@ impl AppOptions {
             project: root.join("assets/sample.project.json"),
             sample_creatures: root.join("sample_creatures"),
             restore_preferences: true,
-            recovery_file: eframe::storage_dir("anymorph")
-                .map(|d| d.join("recovery.anymorph.json")),
-            autosave_secs: 30.0,
+            recovery_dir: eframe::storage_dir("anymorph"),
+            autosave_secs: AUTOSAVE_SECS,
+            file_dialog: FileDialogChoice::from_env(),
         }
     }
+}
+
+/// A recovery file found for the open project, offered to the animator.
+#[derive(Clone, Debug)]
+struct RecoveryOffer {
+    file: PathBuf,
+    /// Whose work it is, what it holds, how old it is.
+    text: String,
 }
 
 /// The Anymorph editor.
@@ -95,12 +115,14 @@ pub struct AnymorphApp {
     history: History,
     inspector: InspectorPanel,
     show_history: bool,
-    /// Unsaved work found at start, waiting for the animator to recover or discard it.
-    recovery_offer: Option<String>,
-    recovery_file: Option<PathBuf>,
-    autosave_secs: f32,
-    /// When the last autosave ran and what it saw, so an unchanged document is not rewritten.
-    last_autosave: Option<(Instant, usize, crate::editor::document::Revisions)>,
+    /// Unsaved work found for the project just opened, waiting for the animator to recover
+    /// or discard it.
+    recovery_offer: Option<RecoveryOffer>,
+    recovery_dir: Option<PathBuf>,
+    /// When to write the document's recovery file next.
+    autosave: AutosaveTimer<(usize, crate::editor::document::Revisions)>,
+    /// egui's clock at the last frame, seconds (the autosave timer's time).
+    clock_secs: f64,
     /// A copied generalized pose (Ctrl+C / Ctrl+V).
     clipboard: Option<BodyPose>,
     title: String,
@@ -114,6 +136,12 @@ pub struct AnymorphApp {
     /// Each roster creature's skinned mesh.
     meshes: crate::editor::meshes::CreatureMeshes,
     caps: crate::editor::panels::caps::CapsPanel,
+    /// Whether the system's file dialog can open here.
+    file_dialogs: SystemDialogs,
+    /// The built-in file browser, while it answers a request.
+    file_browser: Option<FileBrowser>,
+    /// The animator was told the system file dialog cannot open (told once).
+    told_no_system_dialog: bool,
     /// The window was asked to close with unsaved edits: ask first.
     confirm_close: bool,
     /// The animator chose: close now (discarding unsaved edits if `discard`).
@@ -162,13 +190,16 @@ impl AnymorphApp {
             inspector: InspectorPanel::default(),
             show_history: false,
             recovery_offer: None,
-            recovery_file: options.recovery_file.clone(),
-            autosave_secs: options.autosave_secs,
-            last_autosave: None,
+            recovery_dir: options.recovery_dir.clone(),
+            autosave: AutosaveTimer::new(options.autosave_secs),
+            clock_secs: 0.0,
             clipboard: None,
             title: String::new(),
             meshes: Default::default(),
             caps: Default::default(),
+            file_dialogs: SystemDialogs::new(options.file_dialog),
+            file_browser: None,
+            told_no_system_dialog: false,
             confirm_close: false,
             close_decided: None,
             validation: Default::default(),
@@ -181,17 +212,13 @@ impl AnymorphApp {
             )
             .unwrap_or_default(),
         };
+        if let Some(dir) = &app.recovery_dir {
+            recovery::adopt_legacy(dir);
+        }
         app.open(&options.project);
-        if let Some(file) = app.recovery_file.as_ref().filter(|f| f.exists()) {
-            let when = recovery::modified(file)
-                .and_then(|t| t.elapsed().ok())
-                .map_or(String::new(), |age| {
-                    format!(" from {} minutes ago", age.as_secs() / 60)
-                });
-            app.recovery_offer = Some(format!(
-                "Anymorph found unsaved work{when} ({}). Recover it?",
-                file.display()
-            ));
+        if app.recovery_offer.is_none() {
+            // Work on a project never saved belongs to no project: offer it at start.
+            app.offer_recovery(None);
         }
         app
     }
@@ -249,6 +276,51 @@ impl AnymorphApp {
     /// Whether a recovery offer is showing.
     pub fn recovery_offered(&self) -> bool {
         self.recovery_offer.is_some()
+    }
+
+    /// The recovery offer's text, if one is showing.
+    pub fn recovery_offer_text(&self) -> Option<&str> {
+        self.recovery_offer.as_ref().map(|o| o.text.as_str())
+    }
+
+    /// Where the open document's unsaved work is autosaved (`None`: autosave is off).
+    pub fn recovery_file(&self) -> Option<PathBuf> {
+        self.recovery_file_for(self.doc.path.as_deref())
+    }
+
+    fn recovery_file_for(&self, project: Option<&Path>) -> Option<PathBuf> {
+        let dir = self.recovery_dir.as_deref()?;
+        Some(recovery::file_for(dir, project))
+    }
+
+    /// Offers the recovery file of `project` (`None`: the untitled one) if there is one
+    /// that belongs to it.
+    fn offer_recovery(&mut self, project: Option<&Path>) {
+        let Some(file) = self.recovery_file_for(project).filter(|f| f.exists()) else {
+            return;
+        };
+        let text = match recovery::summary(&file) {
+            Ok(s) => {
+                let belongs = match (&s.project, project) {
+                    (Some(a), Some(b)) => recovery::same_project(a, b),
+                    (None, None) => true,
+                    _ => false,
+                };
+                if !belongs {
+                    log::warn!(
+                        "{} holds work on {:?}, not {:?}: not offered",
+                        file.display(),
+                        s.project,
+                        project
+                    );
+                    return;
+                }
+                s.describe(std::time::SystemTime::now())
+            }
+            Err(e) => format!("An autosave of this project cannot be read: {e}"),
+        };
+        log::info!("found unsaved work in {}", file.display());
+        self.recovery_offer = Some(RecoveryOffer { file, text });
     }
 
     /// The window title: the project's name, with a dot while there are unsaved edits.
@@ -463,10 +535,16 @@ impl AnymorphApp {
     }
 
     fn save_to(&mut self, path: &Path) {
+        // Saving an untitled project (or to a new place) leaves the old recovery file
+        // behind unless it goes now.
+        let before = self.recovery_file();
         match self.doc.save_as(path) {
             Ok(()) => {
                 self.history.mark_saved();
                 self.prefs.remember(path);
+                if let Some(f) = before {
+                    remove_file_if_any(&f);
+                }
                 self.remove_recovery();
                 self.message = Some((format!("Saved {}", path.display()), Severity::Info));
             }
@@ -478,37 +556,38 @@ impl AnymorphApp {
     }
 
     fn remove_recovery(&mut self) {
-        if let Some(f) = &self.recovery_file {
-            let _ = std::fs::remove_file(f);
+        if let Some(f) = self.recovery_file() {
+            remove_file_if_any(&f);
         }
-        self.last_autosave = None;
+        self.autosave.reset();
     }
 
-    /// Writes the recovery file if there are unsaved edits it does not hold yet.
-    fn autosave(&mut self, force: bool) {
-        let Some(file) = self.recovery_file.clone() else {
-            return;
-        };
-        if self.recovery_offer.is_some() || !self.history.is_dirty() {
-            return;
+    /// Writes the recovery file when the autosave timer says so (or, with `force`, whenever
+    /// it lags behind the document); returns how long until it wants to be asked again.
+    fn autosave(&mut self, force: bool) -> Option<std::time::Duration> {
+        let file = self.recovery_file()?;
+        if self.recovery_offer.is_some() {
+            // The file may be the one on offer: never overwrite work not yet recovered.
+            return None;
         }
-        let now = Instant::now();
         let state = (self.history.head(), self.doc.revisions);
-        if let Some((at, head, revisions)) = self.last_autosave {
-            let unchanged = (head, revisions) == state;
-            let soon = now.duration_since(at).as_secs_f32() < self.autosave_secs;
-            if unchanged || (soon && !force) {
-                return;
-            }
+        let unsaved = self.history.is_dirty().then_some(&state);
+        let write = match self.autosave.step(self.clock_secs, unsaved) {
+            AutosaveStep::Idle => false,
+            AutosaveStep::WriteNow => true,
+            AutosaveStep::WakeIn(wait) if !force => return Some(wait),
+            AutosaveStep::WakeIn(_) => self.autosave.behind(unsaved),
+        };
+        if !write {
+            return None;
         }
-        match recovery::write(&file, &self.doc) {
-            Ok(()) => self.last_autosave = Some((now, state.0, state.1)),
-            Err(e) => {
-                log::error!("autosave: {e}");
-                self.message = Some((format!("Autosave failed: {e}"), Severity::Error));
-                self.last_autosave = Some((now, state.0, state.1));
-            }
+        let result = recovery::write(&file, &self.doc, self.history.unsaved_edits());
+        if let Err(e) = &result {
+            log::error!("autosave: {e}");
+            self.message = Some((format!("Autosave failed: {e}"), Severity::Error));
         }
+        self.autosave.wrote(self.clock_secs, state, result.is_ok());
+        None
     }
 
     /// Starts a `--bench-frames` run: `creatures` fills (or trims) the roster from the
@@ -595,6 +674,9 @@ impl AnymorphApp {
     }
 
     fn open(&mut self, path: &Path) {
+        // The work being left is on disk before the document goes, in its own project's
+        // recovery file, offered again when that project is opened.
+        self.autosave(true);
         match Document::open(path) {
             Ok(doc) => {
                 log::info!(
@@ -605,7 +687,9 @@ impl AnymorphApp {
                 );
                 self.doc = doc;
                 self.history = History::default();
-                self.last_autosave = None;
+                self.autosave.reset();
+                self.recovery_offer = None;
+                self.offer_recovery(Some(path));
                 self.prefs.remember(path);
                 self.preview = Preview::default();
                 self.playback = Playback::default();
@@ -713,15 +797,108 @@ impl AnymorphApp {
             return;
         };
         let entry = &self.doc.roster[index];
-        let mut dialog = rfd::FileDialog::new()
-            .add_filter("Anymorph creature", &["json"])
-            .set_file_name(format!("{}.creature.json", entry.creature.name()));
-        if let Some(dir) = entry.path.as_deref().and_then(Path::parent) {
-            dialog = dialog.set_directory(dir);
+        let request = FileRequest::new(
+            PathPurpose::SaveCreature(index),
+            PathKind::SaveFile,
+            "Save Creature As",
+            "Save Creature",
+        )
+        .filter("Anymorph creature", &["json"])
+        .file_name(format!("{}.creature.json", entry.creature.name()))
+        .directory(entry.path.as_deref().and_then(Path::parent));
+        self.ask_path(request);
+    }
+
+    /// Asks the animator for a path: the system's dialog where one can open, else the
+    /// built-in browser (saying so, the first time, in the status line).
+    fn ask_path(&mut self, request: FileRequest) {
+        match self.file_dialogs.route() {
+            Route::System => {
+                if let Some(path) = request.ask_system() {
+                    for command in request.purpose.commands(path) {
+                        self.commands.push(command);
+                    }
+                }
+            }
+            Route::BuiltIn { why } => {
+                if let Some(why) = &why
+                    && !self.told_no_system_dialog
+                {
+                    self.told_no_system_dialog = true;
+                    let text = format!(
+                        "System file dialog unavailable ({why}): using the built-in file browser"
+                    );
+                    log::warn!("{text}");
+                    self.message = Some((text, Severity::Info));
+                }
+                let note = why.map(|why| {
+                    format!("No system file dialog here ({why}): this is Anymorph's own.")
+                });
+                self.file_browser = Some(FileBrowser::new(request).with_note(note));
+            }
         }
-        if let Some(path) = dialog.save_file() {
-            self.save_creature_to(index, &path);
+    }
+
+    /// The built-in file browser, while it is open; its answer becomes commands.
+    fn file_browser_window(&mut self, ctx: &egui::Context) {
+        let Some(browser) = &mut self.file_browser else {
+            return;
+        };
+        match browser.ui(ctx) {
+            None => {}
+            Some(BrowserOutcome::Cancelled) => self.file_browser = None,
+            Some(BrowserOutcome::Chosen(path)) => {
+                for command in browser.request().purpose.commands(path) {
+                    self.commands.push(command);
+                }
+                self.file_browser = None;
+            }
         }
+    }
+
+    /// Asks where to save the project (then closes the window if `then_close` and the save
+    /// left nothing unsaved).
+    fn save_project_as(&mut self, then_close: bool) {
+        let name = self
+            .doc
+            .path
+            .as_deref()
+            .and_then(Path::file_name)
+            .map_or_else(
+                || "untitled.project.json".to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+        let request = FileRequest::new(
+            PathPurpose::SaveProject { then_close },
+            PathKind::SaveFile,
+            "Save Project As",
+            "Save Project",
+        )
+        .filter("Anymorph project", &["json"])
+        .file_name(name)
+        .directory(self.doc.path.as_deref().and_then(Path::parent));
+        self.ask_path(request);
+    }
+
+    /// Where creature files are likely to be: beside the roster's, else the samples.
+    fn creature_folder(&self) -> Option<PathBuf> {
+        self.doc
+            .roster
+            .iter()
+            .rev()
+            .filter_map(|e| e.path.as_deref())
+            .chain(self.roster.samples.iter().map(PathBuf::as_path))
+            .find_map(|p| p.parent().map(Path::to_path_buf))
+    }
+
+    /// Replaces what the editor knows about the system's file dialogs (tests, tools).
+    pub fn set_system_dialogs(&mut self, dialogs: SystemDialogs) {
+        self.file_dialogs = dialogs;
+    }
+
+    /// The built-in file browser's request, while it is open (tests, tools).
+    pub fn file_browser(&self) -> Option<&FileRequest> {
+        self.file_browser.as_ref().map(FileBrowser::request)
     }
 
     /// Writes a roster creature as `*.creature.json` and makes the project refer to it (an
@@ -827,6 +1004,14 @@ impl ToggleState for AnymorphApp {
     }
 }
 
+fn remove_file_if_any(path: &Path) {
+    match std::fs::remove_file(path) {
+        Ok(()) => log::debug!("removed {}", path.display()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => log::warn!("{}: cannot remove: {e}", path.display()),
+    }
+}
+
 /// Creature files in a folder (`*.creature.json`, and rigs: `*.glb`, `*.gltf`), sorted by
 /// name.
 fn list_creature_files(dir: &Path) -> Vec<PathBuf> {
@@ -869,7 +1054,11 @@ impl eframe::App for AnymorphApp {
         if self.playback.playing {
             ctx.request_repaint();
         }
-        self.autosave(false);
+        self.clock_secs = ctx.input(|i| i.time);
+        if let Some(wait) = self.autosave(false) {
+            // Nothing else may draw a frame before then (an idle editor draws none).
+            ctx.request_repaint_after(wait);
+        }
         let title = self.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
@@ -884,7 +1073,9 @@ impl eframe::App for AnymorphApp {
             .keys_rect
             .zip(ctx.pointer_hover_pos())
             .is_some_and(|(r, p)| r.contains(p));
-        if over_keys {
+        if self.file_browser.is_some() {
+            // The browser is modal: its keys (Escape, Enter) are its own.
+        } else if over_keys {
             self.commands.push_shortcuts_except(
                 &ctx,
                 &[Command::DeleteKey, Command::CopyPose, Command::PastePose],
@@ -1000,6 +1191,7 @@ impl eframe::App for AnymorphApp {
         self.history_window(&ctx);
         self.recovery_window(&ctx);
         self.close_guard(&ctx);
+        self.file_browser_window(&ctx);
         self.validation_window(&ctx);
         self.caps_window(&ctx);
 

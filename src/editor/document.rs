@@ -2,9 +2,11 @@
 //! (the roster) with their chosen variants, and the external targets. Every change bumps a
 //! revision so the preview rebuilds exactly what went stale on the next frame.
 
+use crate::io::atomic::write_if_changed;
+use crate::io::project_file::project_to_string;
 use crate::io::{
-    LoadedProject, Project, SaveError, load_creature, load_project, save_clip, save_creature,
-    save_project,
+    LoadedProject, Project, SaveError, clip_to_string, creature_to_string, load_creature,
+    load_project,
 };
 use crate::runtime::action::ActionDef;
 use crate::runtime::clip::Clip;
@@ -259,7 +261,9 @@ impl Document {
 
     /// Writes the project to `path` with every clip next to it (`clip_files` relative to its
     /// folder) and creatures that have no file yet; each file is replaced atomically, the
-    /// project file last, so a crash midway leaves the old project readable.
+    /// project file last, so a crash midway leaves the old project readable. A file that
+    /// already holds exactly what it would be written with is left alone, so a save touches
+    /// only what changed (version control, backups and file watchers see only that).
     pub fn save_as(&mut self, path: &Path) -> Result<(), SaveError> {
         let dir = path.parent().unwrap_or(Path::new("."));
         let old_dir = self
@@ -274,7 +278,7 @@ impl Document {
         for (clip, file) in self.clips.iter().zip(&self.clip_files) {
             let file = dir.join(file);
             make_parent(&file)?;
-            save_clip(&file, clip)?;
+            write_if_changed(&file, clip_to_string(clip).as_bytes())?;
         }
         let mut creatures = Vec::with_capacity(self.roster.len());
         for entry in &mut self.roster {
@@ -319,7 +323,7 @@ impl Document {
         project.external_targets = self.external_targets.clone();
         project.validation_marks = self.validation_marks.clone();
         project.actions = self.saved_actions();
-        save_project(path, &project)?;
+        write_if_changed(path, project_to_string(&project).as_bytes())?;
         self.project = Some(project);
         self.path = Some(path.to_path_buf());
         self.project_targets = self.external_targets.clone();
@@ -474,6 +478,11 @@ pub fn save_creature_as(entry: &RosterEntry, path: &Path) -> Result<RosterEntry,
     })
 }
 
+/// Writes a creature file unless it already holds exactly this creature.
+fn save_creature(path: &Path, creature: &Creature) -> Result<(), SaveError> {
+    write_if_changed(path, creature_to_string(creature).as_bytes()).map(|_| ())
+}
+
 fn make_parent(file: &Path) -> Result<(), SaveError> {
     match file.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => {
@@ -513,4 +522,70 @@ fn file_stem(name: &str) -> String {
 fn relative_to(path: &Path, dir: &Path) -> PathBuf {
     let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     pathdiff::diff_paths(abs(path), abs(dir)).unwrap_or_else(|| path.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every file under `dir` with its inode (a rename replaces it) and modification time.
+    #[cfg(unix)]
+    fn stamps(dir: &Path) -> std::collections::BTreeMap<PathBuf, (u64, std::time::SystemTime)> {
+        use std::os::unix::fs::MetadataExt;
+        let mut out = std::collections::BTreeMap::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let e = e.unwrap();
+                let m = e.metadata().unwrap();
+                if m.is_dir() {
+                    stack.push(e.path());
+                } else {
+                    out.insert(e.path(), (m.ino(), m.modified().unwrap()));
+                }
+            }
+        }
+        out
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_save_rewrites_only_the_files_that_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut doc = Document::open(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/sample.project.json"),
+        )
+        .unwrap();
+        assert!(
+            doc.clips.len() >= 2,
+            "the sample needs two clips for this test"
+        );
+        // A creature without a file is written beside the project too.
+        let mut copy = doc.roster[0].clone();
+        copy.path = None;
+        doc.roster.push(copy);
+        let path = dir.path().join("p.project.json");
+        doc.save_as(&path).unwrap();
+        let before = stamps(dir.path());
+        assert!(before.len() >= doc.clips.len() + 2, "{before:?}");
+
+        doc.save_as(&path).unwrap();
+        assert_eq!(
+            stamps(dir.path()),
+            before,
+            "an unchanged save rewrote files"
+        );
+
+        let mut clip = doc.clips[1].clone();
+        clip.duration_secs += 0.5;
+        doc.replace_clip(1, clip);
+        doc.save_as(&path).unwrap();
+        let after = stamps(dir.path());
+        let changed: Vec<&PathBuf> = after
+            .iter()
+            .filter(|(p, s)| before.get(*p) != Some(*s))
+            .map(|(p, _)| p)
+            .collect();
+        assert_eq!(changed, [&dir.path().join(&doc.clip_files[1])]);
+    }
 }

@@ -183,6 +183,12 @@ impl History {
         !self.record.is_saved()
     }
 
+    /// How many undo steps lie between the document and what was last saved or opened
+    /// (`None`: no saved state is in the record, e.g. recovered work).
+    pub fn unsaved_edits(&self) -> Option<usize> {
+        self.record.saved().map(|s| s.abs_diff(self.record.head()))
+    }
+
     pub fn mark_saved(&mut self) {
         self.record.set_saved();
     }

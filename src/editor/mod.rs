@@ -6,9 +6,12 @@
 //! through an egui_wgpu callback.
 
 pub mod app;
+pub mod autosave;
 mod bench;
 pub mod command;
 pub mod document;
+pub mod file_browser;
+pub mod file_dialog;
 pub mod history;
 pub mod layout;
 pub mod meshes;

@@ -2,6 +2,7 @@
 //! renderer, and the one place snapshot thresholds are decided.
 #![allow(dead_code)] // each test file uses part of it
 
+use anymorph::editor::file_dialog::FileDialogChoice;
 use anymorph::editor::{AnymorphApp, AppOptions};
 use eframe::egui_wgpu::{self, wgpu};
 use egui_kittest::{Harness, SnapshotOptions};
@@ -30,11 +31,18 @@ pub fn cpu_wgpu_setup() -> egui_wgpu::WgpuSetup {
 /// The editor on the sample project, as a user starts it, with preferences at defaults.
 /// No autosave: tests must not touch the user's recovery file.
 pub fn editor() -> Harness<'static, AnymorphApp> {
-    editor_with(AppOptions {
+    editor_with(test_options())
+}
+
+/// Options every test starts from: the sample project, default preferences, no autosave,
+/// and the built-in file browser (a test must never wait on a system dialog).
+pub fn test_options() -> AppOptions {
+    AppOptions {
         restore_preferences: false,
-        recovery_file: None,
+        recovery_dir: None,
+        file_dialog: FileDialogChoice::BuiltIn,
         ..AppOptions::sample()
-    })
+    }
 }
 
 /// The editor started with `options`.

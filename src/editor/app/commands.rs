@@ -11,14 +11,15 @@ impl AnymorphApp {
         let panels = &mut self.prefs.panels;
         match command {
             Command::OpenProject => {
-                let dir = self.doc.path.as_deref().and_then(Path::parent);
-                let mut dialog = rfd::FileDialog::new().add_filter("Anymorph project", &["json"]);
-                if let Some(dir) = dir {
-                    dialog = dialog.set_directory(dir);
-                }
-                if let Some(path) = dialog.pick_file() {
-                    self.open(&path);
-                }
+                let request = FileRequest::new(
+                    PathPurpose::OpenProject,
+                    PathKind::OpenFile,
+                    "Open a Project",
+                    "Open Project",
+                )
+                .filter("Anymorph project", &["json"])
+                .directory(self.doc.path.as_deref().and_then(Path::parent));
+                self.ask_path(request);
             }
             Command::OpenProjectPath(path) => self.open(&path),
             Command::ReloadProject => {
@@ -28,25 +29,39 @@ impl AnymorphApp {
             }
             Command::AddCreatureFromFile => {
                 // A creature is either file: the project's own or a rig from a DCC tool.
-                let dialog = rfd::FileDialog::new()
-                    .add_filter("Creature or glTF rig", &["json", "glb", "gltf"])
-                    .add_filter("Anymorph creature", &["json"])
-                    .add_filter("glTF rig", &["glb", "gltf"]);
-                if let Some(path) = dialog.pick_file() {
-                    self.add_creature(&path);
-                }
+                let request = FileRequest::new(
+                    PathPurpose::AddCreature,
+                    PathKind::OpenFile,
+                    "Add Creature from File",
+                    "Add Creature",
+                )
+                .filter("Creature or glTF rig", &["json", "glb", "gltf"])
+                .filter("Anymorph creature", &["json"])
+                .filter("glTF rig", &["glb", "gltf"])
+                .directory(self.creature_folder().as_deref());
+                self.ask_path(request);
             }
             Command::AddCreature(path) => self.add_creature(&path),
             Command::ImportCreature => {
-                let dialog = rfd::FileDialog::new().add_filter("glTF rig", &["glb", "gltf"]);
-                if let Some(path) = dialog.pick_file() {
-                    self.add_creature(&path);
-                }
+                let request = FileRequest::new(
+                    PathPurpose::AddCreature,
+                    PathKind::OpenFile,
+                    "Import Creature (glTF)",
+                    "Import Rig",
+                )
+                .filter("glTF rig", &["glb", "gltf"])
+                .directory(self.creature_folder().as_deref());
+                self.ask_path(request);
             }
             Command::BakeGltf => {
-                if let Some(dir) = rfd::FileDialog::new().pick_folder() {
-                    self.bake_to(&dir);
-                }
+                let request = FileRequest::new(
+                    PathPurpose::Bake,
+                    PathKind::Folder,
+                    "Bake glTF into a Folder",
+                    "Bake Here",
+                )
+                .directory(self.doc.path.as_deref().and_then(Path::parent));
+                self.ask_path(request);
             }
             Command::BakeGltfTo(dir) => self.bake_to(&dir),
             Command::SaveCreatureAs => self.save_creature_dialog(),
@@ -253,6 +268,7 @@ impl AnymorphApp {
                 }
             }
             Command::NewProject => {
+                self.autosave(true);
                 let roster = self.doc.roster.clone();
                 self.doc = Document::new_project(roster);
                 self.history = History::default();
@@ -260,23 +276,14 @@ impl AnymorphApp {
                 self.playback = Playback::default();
                 self.selection = None;
                 self.active_channel = None;
-                self.last_autosave = None;
+                self.autosave.reset();
+                self.offer_recovery(None);
             }
             Command::SaveProject => match self.doc.path.clone() {
                 Some(path) => self.save_to(&path),
                 None => self.commands.push(Command::SaveProjectAs),
             },
-            Command::SaveProjectAs => {
-                let mut dialog = rfd::FileDialog::new()
-                    .add_filter("Anymorph project", &["json"])
-                    .set_file_name("untitled.project.json");
-                if let Some(dir) = self.doc.path.as_deref().and_then(Path::parent) {
-                    dialog = dialog.set_directory(dir);
-                }
-                if let Some(path) = dialog.save_file() {
-                    self.save_to(&path);
-                }
-            }
+            Command::SaveProjectAs => self.save_project_as(false),
             Command::SaveProjectTo(path) => self.save_to(&path),
             Command::Undo => {
                 self.doc.set_pending(None);
@@ -397,13 +404,13 @@ impl AnymorphApp {
             }
             Command::SoloChannel(c) => self.doc.set_solo(c),
             Command::RecoverAutosave => {
-                self.recovery_offer = None;
-                if let Some(file) = self.recovery_file.clone() {
-                    match recovery::read(&file) {
+                if let Some(offer) = self.recovery_offer.take() {
+                    match recovery::read(&offer.file) {
                         Ok(doc) => {
                             self.doc = doc;
                             self.history = History::default();
                             self.history.mark_unsaved();
+                            self.autosave.reset();
                             self.preview = Preview::default();
                             self.selection = None;
                             self.active_channel = self.default_channel();
@@ -418,8 +425,9 @@ impl AnymorphApp {
                 }
             }
             Command::DiscardAutosave => {
-                self.recovery_offer = None;
-                self.remove_recovery();
+                if let Some(offer) = self.recovery_offer.take() {
+                    remove_file_if_any(&offer.file);
+                }
             }
             Command::ShowShortcuts => self.show_shortcuts ^= true,
             Command::ShowAbout => self.show_about ^= true,

@@ -232,7 +232,8 @@ impl AnymorphApp {
                 self.confirm_close = false;
                 match self.doc.path.clone() {
                     Some(path) => self.save_to(&path),
-                    None => self.apply(ctx, Command::SaveProjectAs),
+                    // Closes once saved where the animator says.
+                    None => self.save_project_as(true),
                 }
                 if !self.history.is_dirty() {
                     self.close_decided = Some(false);
@@ -250,12 +251,15 @@ impl AnymorphApp {
     }
 
     pub(super) fn recovery_window(&mut self, ctx: &egui::Context) {
-        let Some(text) = self.recovery_offer.clone() else {
+        let Some(offer) = &self.recovery_offer else {
             return;
         };
+        let text = offer.text.clone();
         egui::Modal::new(egui::Id::unique("recovery offer")).show(ctx, |ui| {
+            ui.set_max_width(520.0);
             ui.heading("Recover unsaved work?");
             ui.label(text);
+            ui.label("Recover puts it back as unsaved edits; Discard deletes it.");
             ui.horizontal(|ui| {
                 if ui.button(RECOVER).clicked() {
                     self.commands.push(Command::RecoverAutosave);
