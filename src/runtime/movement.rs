@@ -346,13 +346,16 @@ fn position_frame(
                 _ => (Vec3::X, uniform),
             };
             // Keep the frame's y as close to up as the direction allows so an arc keyed
-            // "above the line to the target" stays above it on every creature.
-            let mut y = Vec3::Y - x * x.y;
-            if y.length_squared() < 1e-6 {
-                y = Vec3::Z - x * x.z;
+            // "above the line to the target" stays above it on every creature. Up less its
+            // part along x, `Y - x x.y`, is found through `x × Y` (length `sqrt(x.x² +
+            // x.z²)`, no cancellation): toward a target nearly overhead, `1 - x.y²` lost
+            // half a percent of a key's height to rounding.
+            let mut side = x.cross(Vec3::Y);
+            if side.length_squared() < 1e-6 {
+                side = x.cross(Vec3::Z);
             }
-            let y = y.normalize_or_zero();
-            let z = x.cross(y);
+            let z = side.normalize_or_zero();
+            let y = z.cross(x);
             (rest, Mat3::from_cols(x * x_len, y * uniform, z * uniform))
         }
     }
