@@ -515,6 +515,43 @@ fn graft_within(doc: &mut Doc, rng: &mut Rng, all: &[Vec<Step>], to: &[Step]) ->
     Some(format!("{} = {}", show(to), show(&from)))
 }
 
+/// Changes one to four numbers to odd values inside the working range, and nothing else: a
+/// file the loaders accept, so that the runtime gets the odd numbers.
+pub fn mutate_numbers_in_range(bytes: &[u8], rng: &mut Rng) -> (Vec<u8>, String) {
+    let Some(mut doc) = Doc::parse(bytes) else {
+        return (bytes.to_vec(), "unchanged (not JSON)".into());
+    };
+    let numbers: Vec<Vec<Step>> = paths(&doc.root)
+        .into_iter()
+        .filter(|p| get(&doc.root, p).is_some_and(Value::is_number))
+        .collect();
+    let mut done = Vec::new();
+    for _ in 0..1 + below(rng, 4) {
+        if numbers.is_empty() {
+            break;
+        }
+        let path = pick(rng, &numbers);
+        let old = get(&doc.root, path).and_then(Value::as_f64).unwrap_or(0.0);
+        let x = if chance(rng, 0.5) {
+            *pick(rng, ODD_IN_RANGE)
+        } else {
+            let y = old * *pick(rng, &[0.0, -1.0, 1e-6, 1e-3, 0.5, 1.5, 10.0, 1e3, 1e5]);
+            y.clamp(-1e6, 1e6)
+        };
+        let keep_integer = get(&doc.root, path).is_some_and(|v| v.is_u64() || v.is_i64());
+        let value = if keep_integer {
+            Value::from(x.abs().round().min(1e6) as u64)
+        } else {
+            serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+        };
+        if let Some(slot) = get_mut(&mut doc.root, path) {
+            done.push(format!("{} = {value}", show(path)));
+            *slot = value;
+        }
+    }
+    (doc.to_bytes(true), done.join("; "))
+}
+
 /// Mutates JSON text: structure-aware when it parses, byte-level otherwise; sometimes cut
 /// short. Returns the new text and what was done.
 pub fn mutate_json(bytes: &[u8], rng: &mut Rng, donors: &[&Value]) -> (Vec<u8>, String) {

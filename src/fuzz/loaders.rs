@@ -42,9 +42,12 @@ pub(crate) fn mutate_json_seed(
             format!("the contents of {} instead", other.name),
         );
     }
-    if roll < 24 {
+    if roll < 20 {
         let donors: Vec<&[u8]> = kin.iter().take(4).map(|s| &*s.bytes).collect();
         return mutate_bytes(&seed.bytes, rng, &donors);
+    }
+    if roll < 40 {
+        return super::json_mutate::mutate_numbers_in_range(&seed.bytes, rng);
     }
     let donor_docs: Vec<Value> = (0..2).filter_map(|_| pick(rng, kin).json()).collect();
     let donors: Vec<&Value> = donor_docs.iter().collect();
