@@ -27,7 +27,8 @@ const KNOWN: &[(Target, Kind, &str)] = &[
     ),
     (Target::Export, Kind::Other, "two clips are named"),
     (Target::Export, Kind::Other, "two gait styles are named"),
-    // Gait styles: body.follow_slope / turn_lean past f32 load and save as null.
+    // Gait styles: flight.peak_at, body.follow_slope, body.turn_lean past f32 (3.5e38) load
+    // as infinity and save as null.
     (
         Target::LoadGait,
         Kind::NonFinite,
