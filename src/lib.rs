@@ -8,6 +8,7 @@ pub mod check;
 pub mod cli;
 #[cfg(feature = "editor")]
 pub mod editor;
+pub mod fuzz;
 pub mod io;
 #[cfg(feature = "editor")]
 pub mod render;

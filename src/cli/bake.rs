@@ -22,17 +22,25 @@ pub(super) struct BakeArgs<'a> {
 
 pub(super) fn bake(args: BakeArgs) -> Result<()> {
     let (creature, mesh) = creature_with_mesh(args.creature)?;
-    let clip = super::clip_or_branch(args.clip, args.action, &creature)?;
+    let clip = super::clip_or_branch(args.clip, args.action, &creature)
+        .map_err(|e| super::eval::naming_files(e, args.clip, args.creature))?;
+    // The bake's own bound, said with the flag's name.
+    if let Some(fps) = args.fps
+        && !(fps > 0.0 && fps <= 1000.0)
+    {
+        bail!("--fps: must be a number in (0, 1000], found {fps}");
+    }
     let fps = args.fps.unwrap_or(clip.fps);
     let count = {
         let mut ch = Character::new(Arc::new(creature.clone()));
         let binding = ch.binding(&clip);
         if let Some(reason) = &binding.reason {
-            bail!(
+            let e = anyhow::anyhow!(
                 "clip '{}' does not play on '{}': {reason}",
                 clip.name,
                 creature.name()
             );
+            return Err(super::eval::naming_files(e, args.clip, args.creature));
         }
         binding.variants.len()
     };
@@ -61,7 +69,8 @@ pub(super) fn bake(args: BakeArgs) -> Result<()> {
             .collect(),
         fps,
     };
-    let summary = bake_to_file(&request, args.out)?;
+    let summary = bake_to_file(&request, args.out)
+        .map_err(|e| super::eval::naming_files(e.into(), args.clip, args.creature))?;
     say!(
         "wrote {}: {} bytes, {} body nodes, mesh: {}",
         args.out.display(),

@@ -65,7 +65,8 @@ pub(super) struct EvalArgs<'a> {
 /// and world-space output come for free.
 pub(super) fn eval_cmd(args: EvalArgs) -> Result<()> {
     let creature = Arc::new(load_creature(args.creature)?);
-    let clip = super::clip_or_branch(args.clip, args.action, &creature)?;
+    let clip = super::clip_or_branch(args.clip, args.action, &creature)
+        .map_err(|e| naming_files(e, args.clip, args.creature))?;
     let terrain: Terrain = args
         .terrain
         .parse()
@@ -107,7 +108,7 @@ pub(super) fn eval_cmd(args: EvalArgs) -> Result<()> {
             creature.name(),
             count.saturating_sub(1)
         ),
-        other => anyhow::anyhow!("{other}"),
+        other => naming_files(other.into(), args.clip, args.creature),
     })?;
     let Some(chosen) = chosen else {
         bail!("--variant {}: no such variant", args.variant);
@@ -137,6 +138,18 @@ pub(super) fn eval_cmd(args: EvalArgs) -> Result<()> {
     }
     say!("{}", serde_json::to_string_pretty(&Value::Object(doc))?);
     Ok(())
+}
+
+/// `e`, led by the clip (or project, package) file and followed by the creature file when it
+/// names neither: "clip 'wave' does not play on 'snake'" is about these two files.
+pub(super) fn naming_files(e: anyhow::Error, clip: &Path, creature: &Path) -> anyhow::Error {
+    let text = super::message(&e);
+    let (clip, creature) = (clip.display().to_string(), creature.display().to_string());
+    if text.contains(&clip) || text.contains(&creature) {
+        e
+    } else {
+        anyhow::anyhow!("{clip}: {text} (creature file {creature})")
+    }
 }
 
 fn frame_json(clip: &Clip, c: &Creature, ch: &Character, time: f32) -> Value {

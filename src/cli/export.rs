@@ -87,5 +87,8 @@ pub(super) fn parse_channel_tolerance(s: &str) -> Result<(String, f32), String> 
         .trim()
         .parse()
         .map_err(|_| format!("'{tol}' is not a number"))?;
+    if !(tol.is_finite() && tol >= 0.0) {
+        return Err(format!("'{tol}' is not a finite number ≥ 0"));
+    }
     Ok((name.to_string(), tol))
 }

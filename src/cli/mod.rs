@@ -26,6 +26,7 @@ mod check;
 mod demo;
 mod eval;
 mod export;
+mod fuzz;
 mod generate;
 mod info;
 mod open;
@@ -244,6 +245,32 @@ pub enum Command {
         #[arg(long)]
         sets: Option<usize>,
     },
+    /// Mutated files and odd flags for every loader and command: panics, non-finite
+    /// outputs, errors without a file, hangs (see README "Fuzzing").
+    Fuzz {
+        /// Cases in all, shared among the targets by weight.
+        #[arg(long, default_value_t = 10_000)]
+        cases: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Only these targets (repeatable; --list names them).
+        #[arg(long)]
+        target: Vec<String>,
+        /// Save each failing input here, with the command that shows it.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// Seconds a case may take before it counts as a hang.
+        #[arg(long, default_value_t = 30.0)]
+        timeout: f32,
+        /// The repository checkout whose sample files seed the corpus.
+        #[arg(long)]
+        corpus: Option<PathBuf>,
+        /// List the targets and exit.
+        #[arg(long)]
+        list: bool,
+    },
     /// Microseconds per creature-frame, whole pipeline and per stage, over a mix of the
     /// sample creatures and clips.
     Bench {
@@ -449,6 +476,25 @@ fn run(cli: Cli) -> Result<()> {
             failures,
             threads,
             sets,
+        }),
+        Some(Command::Fuzz {
+            cases,
+            seed,
+            target,
+            out,
+            jobs,
+            timeout,
+            corpus,
+            list,
+        }) => fuzz::fuzz_cmd(fuzz::FuzzArgs {
+            cases,
+            seed,
+            targets: target,
+            out,
+            jobs,
+            timeout_secs: timeout,
+            corpus,
+            list,
         }),
         Some(Command::Bench {
             creatures,

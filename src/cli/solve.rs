@@ -3,6 +3,7 @@
 use crate::io::{LoadError, load_creature};
 use crate::runtime::creature::Creature;
 use crate::runtime::eval::Goals;
+use crate::runtime::math::WORKING_RANGE;
 use crate::runtime::pipeline::PoseStage;
 use anyhow::Result;
 use glam::{Quat, Vec3};
@@ -170,10 +171,16 @@ fn optional_vec3(
         Some(v) => {
             let a = numbers::<3>(v)
                 .ok_or_else(|| field(format!("{at}.{key}"), "expected [x, y, z] or null".into()))?;
-            if a.iter().all(|x| x.is_finite()) {
-                Ok(Some(Vec3::from_array(a)))
-            } else {
+            if !a.iter().all(|x| x.is_finite()) {
                 Err(field(format!("{at}.{key}"), format!("not finite: {a:?}")))
+            } else if let Some(x) = a.iter().find(|x| x.abs() > WORKING_RANGE) {
+                // Far past the creature the solver's squared distances overflow.
+                Err(field(
+                    format!("{at}.{key}"),
+                    format!("{x} is outside the working range of ±{WORKING_RANGE:e}"),
+                ))
+            } else {
+                Ok(Some(Vec3::from_array(a)))
             }
         }
     }
@@ -207,5 +214,41 @@ fn optional_quat(
                 Ok(Some(q / len))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn biped() -> Creature {
+        crate::samples::creatures()
+            .unwrap()
+            .into_iter()
+            .find(|c| c.name() == "biped")
+            .unwrap()
+    }
+
+    /// Found by `anymorph fuzz` (load-goals): a root at 1e20 gave an infinite phase error,
+    /// printed as `null` by solve.
+    #[test]
+    fn positions_past_the_working_range_are_errors_naming_the_field() {
+        let c = biped();
+        for (text, field) in [
+            (r#"{"root": {"position": [0, -1e20, 0]}}"#, "root.position"),
+            (
+                r#"{"goals": [{"body": "hand_l", "position": [1e7, 1, 0]}]}"#,
+                "goals[0].position",
+            ),
+        ] {
+            let e = goals_from_str(text, "far.goals.json", &c)
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with(&format!("far.goals.json: {field}: ")), "{e}");
+            assert!(e.contains("working range"), "{e}");
+        }
+        let edge = r#"{"goals": [{"body": "hand_l", "position": [1e6, 1, 0]}]}"#;
+        assert!(goals_from_str(edge, "edge.goals.json", &c).is_ok());
     }
 }
