@@ -853,3 +853,25 @@ fn the_grid_goes_on_past_a_projects_unreadable_clip() {
     assert!(wave["plays"].as_u64().unwrap() > 0, "{wave}");
     assert_eq!(rows.len(), 10, "every action is still a row");
 }
+
+/// A project listing one clip twice is an error at load naming both places: its package,
+/// which a game plays by name, would not load.
+#[test]
+fn a_project_listing_a_clip_twice_is_an_error_naming_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = project_copy(dir.path());
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&project).unwrap()).unwrap();
+    let first = v["clips"][0].clone();
+    v["clips"].as_array_mut().unwrap().push(first);
+    std::fs::write(&project, v.to_string()).unwrap();
+    let n = v["clips"].as_array().unwrap().len() - 1;
+    let out = anymorph(&["export", project.to_str().unwrap(), "--out", "/dev/null"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains(&format!("clips[{n}]:"))
+            && err.contains("as clips[0]")
+            && err.contains("names must be unique"),
+        "{err}"
+    );
+}

@@ -9,6 +9,9 @@ use std::path::Path;
 pub(super) fn query_cmd(path: &Path, query: &str, as_json: bool) -> Result<()> {
     let c = load_creature(path)?;
     // Inline JSON is labelled by the option, a file by its name, so an error says which.
+    if query.trim().is_empty() {
+        anyhow::bail!("--query: empty; give the query as JSON or a file holding it");
+    }
     let q: ContextQuery = if query.trim_start().starts_with('{') {
         crate::io::json::parse_plain(query, "--query")?
     } else {

@@ -73,6 +73,15 @@ fn load_all<T>(
     loaded
 }
 
+/// The first file that could not be read and why, for an error that ends the run before
+/// any report is written: the reason is said there, not only in the lines before it.
+fn first_unreadable(unreadable: &[report::Unreadable]) -> String {
+    unreadable
+        .first()
+        .map(|u| format!("; the first: {}", u.error))
+        .unwrap_or_default()
+}
+
 /// A file the grid could not read, for the report: the file the error is about (a project's
 /// listed file, not the project) and the error on one line, whatever it quotes.
 fn unreadable_entry(e: &crate::io::LoadError) -> report::Unreadable {
@@ -129,7 +138,11 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
                     super::package_and_creatures_skipping(source, true)?;
                 unreadable.extend(skipped.iter().map(unreadable_entry));
                 if package.actions.is_empty() {
-                    bail!("{}: holds no actions to validate", source.display());
+                    bail!(
+                        "{}: holds no actions to validate{}",
+                        source.display(),
+                        first_unreadable(&unreadable)
+                    );
                 }
                 (
                     package.actions.iter().cloned().map(Row::Action).collect(),
@@ -161,10 +174,11 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
     }
     if rows.is_empty() || creatures.is_empty() {
         bail!(
-            "nothing to validate: {} clips or actions, {} creatures ({} files could not be read)",
+            "nothing to validate: {} clips or actions, {} creatures ({} files could not be read){}",
             rows.len(),
             creatures.len(),
-            unreadable.len()
+            unreadable.len(),
+            first_unreadable(&unreadable)
         );
     }
     let jobs: Vec<(usize, usize)> = (0..rows.len())

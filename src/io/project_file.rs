@@ -120,6 +120,7 @@ pub fn load_project(path: &Path) -> Result<LoadedProject, LoadError> {
     let clips = load_listed(&project.clips, "clips", dir, &label, load_clip)?;
     let creatures = load_listed(&project.creatures, "creatures", dir, &label, load_creature)?;
     let gaits = load_listed(&project.gaits, "gaits", dir, &label, load_gait)?;
+    unique_names(&project, &clips, &gaits, &label)?;
     let _ = resolve_actions(&project.actions, &clips, &label)?;
     Ok(LoadedProject {
         path: path.to_path_buf(),
@@ -169,6 +170,9 @@ pub fn load_project_skipping(path: &Path) -> Result<(LoadedProject, Vec<LoadErro
         }
         project.actions.retain(|def| !def.branches.is_empty());
     }
+    if skipped.is_empty() {
+        unique_names(&project, &clips, &gaits, &label)?;
+    }
     let _ = resolve_actions(&project.actions, &clips, &label)?;
     Ok((
         LoadedProject {
@@ -180,6 +184,50 @@ pub fn load_project_skipping(path: &Path) -> Result<(LoadedProject, Vec<LoadErro
         },
         skipped,
     ))
+}
+
+/// Clip names and gait style names are unique in a project: a game plays them by name, and
+/// its package would not load. The second of two is the error.
+fn unique_names(
+    project: &Project,
+    clips: &[Clip],
+    gaits: &[GaitStyle],
+    label: &str,
+) -> Result<(), LoadError> {
+    let second = |names: Vec<&str>| {
+        (1..names.len()).find_map(|i| {
+            names[..i]
+                .iter()
+                .position(|n| *n == names[i])
+                .map(|j| (i, j))
+        })
+    };
+    let named =
+        |list: &str, files: &[PathBuf], names: Vec<&str>, what: &str| match second(names.clone()) {
+            Some((i, j)) => Err(LoadError::Field {
+                path: label.into(),
+                field: format!("{list}[{i}]"),
+                message: format!(
+                    "{} holds the {what} '{}', as {list}[{j}] ({}) does; names must be unique",
+                    files[i].display(),
+                    names[i],
+                    files[j].display()
+                ),
+            }),
+            None => Ok(()),
+        };
+    named(
+        "clips",
+        &project.clips,
+        clips.iter().map(|c| c.name.as_str()).collect(),
+        "clip",
+    )?;
+    named(
+        "gaits",
+        &project.gaits,
+        gaits.iter().map(|g| g.name.as_str()).collect(),
+        "gait style",
+    )
 }
 
 /// The files of a project's list that load; the errors of the others go to `skipped`.
