@@ -401,3 +401,19 @@ fn oversized_creatures_and_files_are_refused_with_the_limit() {
         "{e}"
     );
 }
+
+/// A gait style's number past `f32` (once loaded as infinity and saved as `null`) is an
+/// error naming its field.
+#[test]
+fn a_gait_number_past_the_working_range_is_refused_with_its_field() {
+    let text = std::fs::read_to_string(common::root().join("assets/gaits/walk.gait.json")).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["flight"]["peak_at"] = serde_json::json!(3.5e38);
+    let e = gait_from_str(&v.to_string(), "walk.gait.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("walk.gait.json: flight.peak_at: ") && e.contains("working range"),
+        "{e}"
+    );
+}

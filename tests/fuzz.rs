@@ -17,13 +17,6 @@ use std::time::{Duration, Instant};
 /// Findings known and not fixed yet: (target, kind, a piece of the violation's text).
 /// Each is reported to the owners of the code with a minimal repro (see the fuzz note).
 const KNOWN: &[(Target, Kind, &str)] = &[
-    // Gait styles: flight.peak_at, body.follow_slope, body.turn_lean past f32 (3.5e38) load
-    // as infinity and save as null.
-    (
-        Target::LoadGait,
-        Kind::NonFinite,
-        "null where a number belongs",
-    ),
     // clap takes `--time -1` for an unknown flag `-1` (numeric flags without
     // allow_hyphen_values): "unexpected argument '-1' found" names no flag.
     (Target::Eval, Kind::NoFile, "unexpected argument '-"),

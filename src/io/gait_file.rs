@@ -25,6 +25,7 @@ pub fn gait_from_str(text: &str, path: &str) -> Result<GaitStyle, LoadError> {
 
 /// A gait style from an already parsed JSON object (also used inside packages).
 pub fn gait_from_value(value: Value, path: &str) -> Result<GaitStyle, LoadError> {
+    json::numbers_in_range(&value, path)?;
     let style: GaitStyle = json::from_value(value, path)?;
     style
         .validate()

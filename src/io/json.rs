@@ -130,6 +130,47 @@ pub fn field_path(at: &str, message: &str) -> String {
     }
 }
 
+/// The first number in `value` outside the working range (`runtime::math::WORKING_RANGE`),
+/// as an error naming its field: for a format all of whose numbers are well inside it (a
+/// gait style's speeds, times and fractions), one walk replaces a check per field, and a
+/// number past `f32` no longer loads as infinity.
+pub fn numbers_in_range(value: &Value, path: &str) -> Result<(), LoadError> {
+    fn walk(v: &Value, at: &mut String) -> Option<(String, f64)> {
+        match v {
+            Value::Number(n) => n
+                .as_f64()
+                .filter(|x| x.abs() > f64::from(crate::runtime::math::WORKING_RANGE))
+                .map(|x| (at.clone(), x)),
+            Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+                let len = at.len();
+                at.push_str(&format!("[{i}]"));
+                let found = walk(item, at);
+                at.truncate(len);
+                found
+            }),
+            Value::Object(fields) => fields.iter().find_map(|(k, item)| {
+                let len = at.len();
+                if !at.is_empty() {
+                    at.push('.');
+                }
+                at.push_str(k);
+                let found = walk(item, at);
+                at.truncate(len);
+                found
+            }),
+            _ => None,
+        }
+    }
+    match walk(value, &mut String::new()) {
+        Some((field, x)) => Err(LoadError::Field {
+            path: path.into(),
+            field,
+            message: format!("{x} is outside the working range of ±1e6"),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Parses and deserializes a JSON value that has no envelope (a query given on the command
 /// line or in a file), naming `path` and the field on failure.
 pub fn parse_plain<T: DeserializeOwned>(text: &str, path: &str) -> Result<T, LoadError> {
