@@ -875,3 +875,19 @@ fn a_project_listing_a_clip_twice_is_an_error_naming_both() {
         "{err}"
     );
 }
+
+/// A negative number given as its own word is the flag's value: a time plays, an unsigned
+/// count is an error naming its flag (clap once read `-1` as an unknown flag).
+#[test]
+fn a_negative_value_is_read_as_the_flags_value() {
+    succeed(&[
+        "eval",
+        "sample_creatures/biped.creature.json",
+        "assets/clips/wave.clip.json",
+        "--time",
+        "-1",
+    ]);
+    let out = anymorph(&["generate", "--seed", "-1", "--out", "/dev/null"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("--seed"), "{err}");
+}

@@ -16,16 +16,7 @@ use std::time::{Duration, Instant};
 
 /// Findings known and not fixed yet: (target, kind, a piece of the violation's text).
 /// Each is reported to the owners of the code with a minimal repro (see the fuzz note).
-const KNOWN: &[(Target, Kind, &str)] = &[
-    // clap takes `--time -1` for an unknown flag `-1` (numeric flags without
-    // allow_hyphen_values): "unexpected argument '-1' found" names no flag.
-    (Target::Eval, Kind::NoFile, "unexpected argument '-"),
-    (Target::Bake, Kind::NoFile, "unexpected argument '-"),
-    (Target::Export, Kind::NoFile, "unexpected argument '-"),
-    (Target::Validate, Kind::NoFile, "unexpected argument '-"),
-    (Target::Check, Kind::NoFile, "unexpected argument '-"),
-    (Target::Generate, Kind::NoFile, "unexpected argument '-"),
-];
+const KNOWN: &[(Target, Kind, &str)] = &[];
 
 fn known(target: Target, kind: Kind, detail: &str) -> Option<usize> {
     KNOWN

@@ -55,16 +55,18 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+/// Numeric flags take a negative value as a separate word (`--time -1`): clap would read it
+/// as an unknown flag `-1` and say so without naming the flag; the value's own check does.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Open the editor on a project (no subcommand: the sample project).
     Open {
         project: PathBuf,
         /// Measure this many frames of playback in the real window, print frame times, close.
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         bench_frames: Option<usize>,
         /// With --bench-frames: fill the preview to this many creatures from the samples.
-        #[arg(long, requires = "bench_frames")]
+        #[arg(long, allow_hyphen_values = true, requires = "bench_frames")]
         bench_creatures: Option<usize>,
     },
     /// Bodies, caps, root, legs and bounds of a creature.
@@ -91,12 +93,17 @@ pub enum Command {
         #[arg(long)]
         action: Option<String>,
         /// One time in seconds.
-        #[arg(long, conflicts_with = "frames", required_unless_present = "frames")]
+        #[arg(
+            long,
+            allow_hyphen_values = true,
+            conflicts_with = "frames",
+            required_unless_present = "frames"
+        )]
         time: Option<f32>,
         /// Frames START:END:FPS, e.g. 0:2:30.
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         frames: Option<String>,
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 0)]
         variant: usize,
         /// External target X,Y,Z in world space (the creature starts at the origin facing
         /// +Z); repeat for targets 1, 2, ….
@@ -130,7 +137,7 @@ pub enum Command {
     },
     /// A random plausible creature, the same for the same seed.
     Generate {
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         seed: u64,
         #[arg(long)]
         out: PathBuf,
@@ -155,9 +162,9 @@ pub enum Command {
         #[arg(long, required_unless_present = "project")]
         creatures: Option<PathBuf>,
         /// Add this many random creatures from the zoo.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 0)]
         random: usize,
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 1)]
         seed: u64,
         /// Only zoo creatures of this family (the default mix otherwise).
         #[arg(long)]
@@ -167,7 +174,7 @@ pub enum Command {
         /// Thresholds (`*.validation.json`); the defaults otherwise.
         #[arg(long)]
         config: Option<PathBuf>,
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 2)]
         threads: usize,
         /// Which cells get a picture of their worst moment (needs the `editor` feature).
         #[arg(long, value_enum, default_value_t = validate::ThumbnailChoice::Failing)]
@@ -184,9 +191,14 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
         /// Keys per second (default: the clip's fps).
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         fps: Option<f32>,
-        #[arg(long, default_value_t = 0, conflicts_with = "all_variants")]
+        #[arg(
+            long,
+            allow_hyphen_values = true,
+            default_value_t = 0,
+            conflicts_with = "all_variants"
+        )]
         variant: usize,
         /// One animation per variant of the clip on this creature.
         #[arg(long)]
@@ -205,7 +217,7 @@ pub enum Command {
         json: bool,
         /// Drop keys whose removal changes a channel's curve by less than this (its own
         /// units: generalized position units, radians, weights).
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         reduce: Option<f32>,
         /// A tolerance for one channel, CHANNEL=TOLERANCE (repeatable).
         #[arg(long, value_parser = export::parse_channel_tolerance)]
@@ -224,9 +236,9 @@ pub enum Command {
         #[arg(value_enum)]
         what: check::CheckWhat,
         /// This many zoo creatures, seeds SEED, SEED + 1, …
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 0)]
         random: usize,
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 1)]
         seed: u64,
         /// Only this family (the default mix otherwise).
         #[arg(long)]
@@ -239,19 +251,19 @@ pub enum Command {
         /// Write each missed IK goal set here (the creature, and goals for `anymorph solve`).
         #[arg(long)]
         failures: Option<PathBuf>,
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 2)]
         threads: usize,
         /// Bent goal sets per creature (IK).
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         sets: Option<usize>,
     },
     /// Mutated files and odd flags for every loader and command: panics, non-finite
     /// outputs, errors without a file, hangs (see README "Fuzzing").
     Fuzz {
         /// Cases in all, shared among the targets by weight.
-        #[arg(long, default_value_t = 10_000)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 10_000)]
         cases: u64,
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 1)]
         seed: u64,
         /// Only these targets (repeatable; --list names them).
         #[arg(long)]
@@ -259,10 +271,10 @@ pub enum Command {
         /// Save each failing input here, with the command that shows it.
         #[arg(long)]
         out: Option<PathBuf>,
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 2)]
         jobs: usize,
         /// Seconds a case may take before it counts as a hang.
-        #[arg(long, default_value_t = 30.0)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 30.0)]
         timeout: f32,
         /// The repository checkout whose sample files seed the corpus.
         #[arg(long)]
@@ -274,11 +286,11 @@ pub enum Command {
     /// Microseconds per creature-frame, whole pipeline and per stage, over a mix of the
     /// sample creatures and clips.
     Bench {
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 1000)]
         creatures: usize,
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 1)]
         threads: usize,
-        #[arg(long, default_value_t = 240)]
+        #[arg(long, allow_hyphen_values = true, default_value_t = 240)]
         frames: usize,
         /// Only this sample creature (e.g. biped, the 25-body benchmark creature).
         #[arg(long = "creature")]
