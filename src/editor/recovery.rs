@@ -102,21 +102,18 @@ pub fn write(path: &Path, doc: &Document, edits: Option<usize>) -> Result<(), Sa
     atomic::write_atomic(path, text.as_bytes())
 }
 
+/// Reads and parses a recovery file through the loaders' reader, so it has their size cap
+/// and their error forms.
+fn read_file(path: &Path) -> Result<(String, RecoveryFile), LoadError> {
+    let (label, text) = crate::io::json::read_text(path)?;
+    let file = crate::io::json::parse_plain(&text, &label)?;
+    Ok((label, file))
+}
+
 /// Reads a recovery file back into a document. Every clip and creature is validated as if
 /// opened from its own file; the first problem is the error.
 pub fn read(path: &Path) -> Result<Document, LoadError> {
-    let label = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
-        path: label.clone(),
-        source,
-    })?;
-    let value = serde_json::from_str::<Value>(&text).map_err(|e| LoadError::Syntax {
-        path: label.clone(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
-    let file: RecoveryFile = crate::io::json::from_value(value, &label)?;
+    let (label, file) = read_file(path)?;
     if file.format != FORMAT || file.version != VERSION {
         return Err(LoadError::Field {
             path: label,
@@ -291,18 +288,7 @@ pub struct Summary {
 
 /// Reads what [`Summary`] says about a recovery file.
 pub fn summary(path: &Path) -> Result<Summary, LoadError> {
-    let label = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
-        path: label.clone(),
-        source,
-    })?;
-    let value = serde_json::from_str::<Value>(&text).map_err(|e| LoadError::Syntax {
-        path: label.clone(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
-    let file: RecoveryFile = crate::io::json::from_value(value, &label)?;
+    let (_, file) = read_file(path)?;
     Ok(Summary {
         project: file.project,
         name: file.name,
