@@ -129,6 +129,10 @@ pub(super) struct LimbScratch {
     /// Per obstacle of the plan: its posed centre and half axis, and one over the half
     /// axis's squared length.
     obstacles: Vec<(Vec3A, Vec3A, f32)>,
+    /// The keep-out's rounds: the particles before a push, and the same settled by the
+    /// passes with no push (see [`keep_out_rounds`]).
+    unpushed: Vec<Vec3A>,
+    settled: Vec<Vec3A>,
 }
 
 /// One step of the aim preconditioner: rotate and scale particles `first..end` about
@@ -1231,7 +1235,7 @@ pub(super) fn solve_limbs(
         passes += super::reach::finish(plan, tuning, goals, pins, p, &mut scratch.sweep);
     }
     if keeps_out && !plan.keep_out.is_empty() {
-        passes += keep_out_rounds(plan, tuning, p, &scratch.obstacles, delta);
+        passes += keep_out_rounds(plan, tuning, p, scratch, delta);
     }
     for (k, &stretch) in scratch.stretch.iter().enumerate() {
         if stretch > 1.0 {
@@ -1249,17 +1253,32 @@ fn keep_out_rounds(
     plan: &LimbPlan,
     tuning: &LimbTuning,
     p: &mut [Vec3A],
-    obstacles: &[(Vec3A, Vec3A, f32)],
+    scratch: &mut LimbScratch,
     delta: &[Quat],
 ) -> u32 {
     let mut passes = 0;
     for _ in 0..tuning.keep_out_rounds {
-        if !keep_out(plan, obstacles, delta, p) {
+        scratch.unpushed.clear();
+        scratch.unpushed.extend_from_slice(p);
+        if !keep_out(plan, &scratch.obstacles, delta, p) {
             break;
         }
+        // The passes that restore the pushed bones' lengths would also take up whatever
+        // slack the limb phase left every bone of the limb (it counts 1 % as met), and a
+        // nearly straight arm whose elbow merely grazed the trunk would jump by that much
+        // the frame it touched: an arm held out toward a goal beyond its reach flipped its
+        // elbow. So the limb moves by what the passes do to the pushed particles less what
+        // they would do to the unpushed ones: nothing as the push goes to nothing.
+        scratch.settled.clear();
+        scratch.settled.extend_from_slice(&scratch.unpushed);
         for _ in 0..tuning.keep_out_relax {
             passes += 1;
             relax(p, &plan.keep_out_ops);
+            relax(&mut scratch.settled, &plan.keep_out_ops);
+        }
+        for ((q, &settled), &unpushed) in p.iter_mut().zip(&scratch.settled).zip(&scratch.unpushed)
+        {
+            *q -= settled - unpushed;
         }
     }
     passes
