@@ -615,3 +615,146 @@ fn actions_are_made_reordered_undone_and_saved() {
             .all(|a| !a.branches.contains(&old))
     );
 }
+
+#[test]
+fn clips_are_made_duplicated_deleted_undone_and_saved_as_files() {
+    use anymorph::editor::panels::channels::{DELETE_CLIP, DUPLICATE_CLIP, NEW_CLIP};
+    let mut h = editor();
+    let n = h.state().document().clips.len();
+    let a = h.state().document().active_clip;
+    let first = clip(&h);
+    // Duplicate: the same channels and keys under a name of its own, right after it.
+    h.get_by_label(DUPLICATE_CLIP).click();
+    h.run();
+    let doc = h.state().document();
+    assert_eq!(doc.clips.len(), n + 1);
+    assert_eq!(doc.active_clip, a + 1);
+    let copy = clip(&h);
+    assert_eq!(copy.name, format!("{}_2", first.name));
+    assert_eq!(copy.channels, first.channels);
+    // New: empty, named untitled, and the keys go to it.
+    h.get_by_label(NEW_CLIP).click();
+    h.run();
+    let doc = h.state().document();
+    assert_eq!(doc.clips.len(), n + 2);
+    assert_eq!(doc.active_clip, a + 2);
+    assert_eq!(clip(&h).name, "untitled");
+    assert!(clip(&h).channels.is_empty());
+    h.state_mut().run_command(Command::NewClip);
+    h.run();
+    assert_eq!(
+        clip(&h).name,
+        "untitled_2",
+        "a second new clip does not clash"
+    );
+    // Delete: out of the library and out of every action that had it as a branch.
+    h.state_mut().run_command(Command::SetActiveClip(a));
+    h.run();
+    let actions_before = h.state().document().actions.clone();
+    assert!(
+        actions_before
+            .iter()
+            .any(|a| a.branches.contains(&first.name))
+    );
+    h.get_by_label(DELETE_CLIP).click();
+    h.run();
+    let doc = h.state().document();
+    assert_eq!(doc.clips.len(), n + 2);
+    assert!(doc.clips.iter().all(|c| c.name != first.name));
+    assert!(
+        doc.actions
+            .iter()
+            .all(|a| !a.branches.contains(&first.name) && !a.branches.is_empty())
+    );
+    assert_eq!(
+        doc.clip().unwrap().name,
+        copy.name,
+        "the next clip is active"
+    );
+    // Undo brings the clip back, in its place and in its actions.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    let doc = h.state().document();
+    assert_eq!(doc.clips[a], first);
+    assert_eq!(doc.actions, actions_before);
+    // Saved: each clip its own file beside the project, the deleted one not listed.
+    h.state_mut().run_command(Command::DeleteClip);
+    h.run();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lib.project.json");
+    h.state_mut()
+        .run_command(Command::SaveProjectTo(path.clone()));
+    h.run();
+    let saved = anymorph::io::load_project(&path).unwrap();
+    let names: Vec<&str> = saved.clips.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names.len(), n + 2);
+    for want in [copy.name.as_str(), "untitled", "untitled_2"] {
+        assert!(names.contains(&want), "{want} not saved: {names:?}");
+    }
+    assert!(!names.contains(&first.name.as_str()));
+    for file in &saved.project.clips {
+        assert!(
+            dir.path().join(file).is_file(),
+            "{} missing",
+            file.display()
+        );
+    }
+    // Down to one clip, Delete is refused: a project always has a clip to key.
+    let clips = h.state().document().clips.len();
+    for _ in 1..clips {
+        h.state_mut().run_command(Command::DeleteClip);
+        h.run();
+    }
+    assert_eq!(h.state().document().clips.len(), 1);
+    h.state_mut().run_command(Command::DeleteClip);
+    h.run();
+    assert_eq!(h.state().document().clips.len(), 1);
+}
+
+#[test]
+fn the_editor_opens_playing_the_active_clip() {
+    let mut h = editor_with(AppOptions {
+        play_on_open: true,
+        ..editor_common::test_options()
+    });
+    assert!(h.state().playback().playing, "opened paused");
+    let before = h.state().playback().time_secs;
+    h.run_steps(3);
+    // It may have looped: moved is enough.
+    assert_ne!(
+        h.state().playback().time_secs,
+        before,
+        "the playhead stood still"
+    );
+    // Tests and tools start paused at frame 0 when they ask to.
+    let h = editor();
+    assert!(!h.state().playback().playing);
+}
+
+#[test]
+fn a_new_channel_is_scrolled_into_view() {
+    let mut h = editor();
+    let heading = h.get_by_label("Channels").rect();
+    for _ in 0..12 {
+        h.get_by_label(ADD_CHANNEL).click();
+        h.run_steps(2);
+        let clip = clip(&h);
+        let active = h
+            .state()
+            .active_channel()
+            .expect("the new channel is active");
+        assert_eq!(active, clip.channels.len() - 1);
+        let name = &clip.channels[active].name;
+        let row = h
+            .query_all_by_label(name)
+            .map(|n| n.rect())
+            .find(|r| r.left() < heading.right() + 200.0 && r.top() > heading.bottom())
+            .unwrap_or_else(|| panic!("no row for {name}"));
+        // Within the list under the heading, not pushed below the panel's end.
+        assert!(
+            row.bottom() < heading.bottom() + 0.5 * editor_common::WINDOW.y,
+            "channel {} ({name}) is out of view at {row:?}",
+            clip.channels.len()
+        );
+    }
+}

@@ -65,6 +65,9 @@ pub struct AppOptions {
     pub autosave_secs: f32,
     /// The system's file dialogs, the built-in browser, or the first where it can open.
     pub file_dialog: FileDialogChoice,
+    /// Start playing the active clip on every creature at once (off in tests, so they start
+    /// from frame 0).
+    pub play_on_open: bool,
 }
 
 impl AppOptions {
@@ -78,6 +81,7 @@ impl AppOptions {
             recovery_dir: eframe::storage_dir("anymorph"),
             autosave_secs: AUTOSAVE_SECS,
             file_dialog: FileDialogChoice::from_env(),
+            play_on_open: true,
         }
     }
 }
@@ -216,6 +220,8 @@ impl AnymorphApp {
             recovery::adopt_legacy(dir);
         }
         app.open(&options.project);
+        // An animator opening a project sees its clip move on every creature.
+        app.playback.playing = options.play_on_open && !app.doc.clips.is_empty();
         if app.recovery_offer.is_none() {
             // Work on a project never saved belongs to no project: offer it at start.
             app.offer_recovery(None);
@@ -717,6 +723,21 @@ impl AnymorphApp {
 
     fn duration(&self) -> f32 {
         self.doc.clip().map_or(0.0, |c| c.duration_secs)
+    }
+
+    /// Puts `clip` into the library at `index` as one undoable step and makes it the active
+    /// clip.
+    fn add_clip(&mut self, label: &str, index: usize, clip: Clip) {
+        let dir = self
+            .doc
+            .path
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf);
+        let on_disk = |file: &Path| dir.as_ref().is_some_and(|d| d.join(file).exists());
+        let mut at = index;
+        self.edit_content(label, None, |c| at = c.insert_clip(index, clip, on_disk));
+        self.set_clip(at);
     }
 
     fn set_clip(&mut self, index: usize) {

@@ -37,6 +37,9 @@ pub enum Command {
     AddChannel,
     DuplicateChannel,
     DeleteChannel,
+    NewClip,
+    DuplicateClip,
+    DeleteClip,
     NewAction,
     AddBranch,
     Deselect,
@@ -171,6 +174,8 @@ pub struct Selection {
 pub enum Menu {
     File,
     Edit,
+    /// The project's clips and actions: the library.
+    Clip,
     View,
     Playback,
     Help,
@@ -203,6 +208,9 @@ impl Command {
         Command::AddChannel,
         Command::DuplicateChannel,
         Command::DeleteChannel,
+        Command::NewClip,
+        Command::DuplicateClip,
+        Command::DeleteClip,
         Command::NewAction,
         Command::AddBranch,
         Command::Deselect,
@@ -259,6 +267,9 @@ impl Command {
             Command::AddChannel => "Add Channel",
             Command::DuplicateChannel => "Duplicate Channel",
             Command::DeleteChannel => "Delete Channel",
+            Command::NewClip => "New Clip",
+            Command::DuplicateClip => "Duplicate Clip",
+            Command::DeleteClip => "Delete Clip",
             Command::NewAction => "New Action from Clip",
             Command::AddBranch => "Add Clip to Its Action",
             Command::ReloadProject => "Reload Project",
@@ -353,6 +364,13 @@ impl Command {
             Command::AddChannel => "Add a channel on every body; narrow its query in the inspector",
             Command::DuplicateChannel => "Copy the active channel with its keys",
             Command::DeleteChannel => "Remove the active channel from the clip",
+            Command::NewClip => "Start an empty clip, saved as its own file beside the project",
+            Command::DuplicateClip => {
+                "Copy the active clip with its channels and keys, to vary it without losing it"
+            }
+            Command::DeleteClip => {
+                "Take the active clip out of the project and its actions (undo brings it back)"
+            }
             Command::NewAction => {
                 "Start an action named after the active clip, with that clip as its first branch"
             }
@@ -427,6 +445,8 @@ impl Command {
             Command::Undo => with(Modifiers::COMMAND, Key::Z),
             Command::Redo => with(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z),
             Command::SetKey => key(Key::S),
+            Command::NewClip => with(Modifiers::COMMAND | Modifiers::SHIFT, Key::N),
+            Command::DuplicateClip => with(Modifiers::COMMAND, Key::D),
             Command::DeleteKey => key(Key::Delete),
             Command::CopyPose => with(Modifiers::COMMAND, Key::C),
             Command::PastePose => with(Modifiers::COMMAND, Key::V),
@@ -495,11 +515,12 @@ impl Command {
             | C::AddChannel
             | C::DuplicateChannel
             | C::DeleteChannel
-            | C::NewAction
-            | C::AddBranch
             | C::Deselect
             | C::RemoveSelectedCreature
             | C::ResetTarget => Menu::Edit,
+            C::NewClip | C::DuplicateClip | C::DeleteClip | C::NewAction | C::AddBranch => {
+                Menu::Clip
+            }
             C::FrameAll
             | C::FrameSelected
             | C::ToggleJoints

@@ -456,6 +456,70 @@ pub fn relocated(creature: &Creature, from: Option<&Path>, to: &Path) -> Creatur
 /// Writes roster creature `entry` to `path` as `*.creature.json` (atomically), with its mesh
 /// reference following it; returns the entry as the project should now hold it.
 /// Every branch named `from` now names `to`.
+impl Content {
+    /// Puts `clip` into the library at `index` (clamped) with a name no other clip has and a
+    /// file of its own: its name, or the name with `_2`, `_3`… A file is taken when another
+    /// clip is saved there or `file_taken` says so (a file on disk the project does not
+    /// list, which a save would otherwise overwrite). Returns where it went.
+    pub fn insert_clip(
+        &mut self,
+        index: usize,
+        mut clip: Clip,
+        file_taken: impl Fn(&Path) -> bool,
+    ) -> usize {
+        let base = clip.name.clone();
+        let same_file = |a: &Path, b: &Path| {
+            a.to_string_lossy().to_lowercase() == b.to_string_lossy().to_lowercase()
+        };
+        for k in 1.. {
+            let name = if k == 1 {
+                base.clone()
+            } else {
+                format!("{base}_{k}")
+            };
+            clip.name = name;
+            let file = clip_file_name(&clip);
+            let free = !self.clips.iter().any(|c| c.name == clip.name)
+                && !self.clip_files.iter().any(|f| same_file(f, &file))
+                && !file_taken(&file);
+            if free {
+                let index = index.min(self.clips.len());
+                // Clips a save has not named yet get their files first, so the new one's
+                // file lines up with it.
+                while self.clip_files.len() < self.clips.len() {
+                    let c = &self.clips[self.clip_files.len()];
+                    self.clip_files.push(clip_file_name(c));
+                }
+                self.clips.insert(index, clip);
+                self.clip_files.insert(index, file);
+                return index;
+            }
+        }
+        unreachable!("some suffix is free")
+    }
+
+    /// Takes clip `index` out of the library and out of every action; an action left with
+    /// no branch goes too, as when its last branch is removed by hand. Variant choices are
+    /// reset: they meant the removed clip's variants. The clip's file stays on disk.
+    pub fn remove_clip(&mut self, index: usize) -> Option<Clip> {
+        if index >= self.clips.len() {
+            return None;
+        }
+        let clip = self.clips.remove(index);
+        if index < self.clip_files.len() {
+            self.clip_files.remove(index);
+        }
+        for a in &mut self.actions {
+            a.branches.retain(|b| *b != clip.name);
+        }
+        self.actions.retain(|a| !a.branches.is_empty());
+        for e in &mut self.roster {
+            e.variant = 0;
+        }
+        Some(clip)
+    }
+}
+
 pub fn rename_branches(actions: &mut [ActionDef], from: &str, to: &str) {
     for a in actions {
         for b in &mut a.branches {

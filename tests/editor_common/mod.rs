@@ -41,6 +41,7 @@ pub fn test_options() -> AppOptions {
         restore_preferences: false,
         recovery_dir: None,
         file_dialog: FileDialogChoice::BuiltIn,
+        play_on_open: false,
         ..AppOptions::sample()
     }
 }

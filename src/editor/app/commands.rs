@@ -129,6 +129,31 @@ impl AnymorphApp {
                 }
             }
             Command::SetActiveClip(i) => self.set_clip(i),
+            Command::NewClip => {
+                let after = (self.doc.active_clip + 1).min(self.doc.clips.len());
+                self.add_clip("New clip", after, Clip::new("untitled", 2.0));
+            }
+            Command::DuplicateClip => {
+                if let Some(clip) = self.doc.clip().cloned() {
+                    self.add_clip("Duplicate clip", self.doc.active_clip + 1, clip);
+                }
+            }
+            Command::DeleteClip => {
+                let index = self.doc.active_clip;
+                if self.doc.clips.len() > 1 && index < self.doc.clips.len() {
+                    let name = self.doc.clips[index].name.clone();
+                    self.edit_content("Delete clip", None, |c| {
+                        c.remove_clip(index);
+                    });
+                    self.active_channel = self.default_channel();
+                    self.playback
+                        .set_time(self.playback.time_secs, self.duration());
+                    self.message = Some((
+                        format!("Deleted clip '{name}' (Undo brings it back; its file stays)"),
+                        Severity::Info,
+                    ));
+                }
+            }
             Command::NewAction => {
                 if let Some(clip) = self.doc.clip() {
                     let (clip, intent) = (clip.name.clone(), clip.intent.clone());

@@ -9,6 +9,10 @@ use egui::{Color32, RichText};
 
 /// Button labels, shared with tests.
 pub const ADD_CHANNEL: &str = "➕ Channel";
+/// The clip library's buttons, on one row under the clip's name.
+pub const NEW_CLIP: &str = "➕ New";
+pub const DUPLICATE_CLIP: &str = "⎘ Copy";
+pub const DELETE_CLIP: &str = "🗑 Remove";
 
 /// The channel list, and the actions the clips are branches of.
 #[derive(Debug, Default)]
@@ -17,6 +21,9 @@ pub struct ChannelPanel {
     pub active_action: Option<usize>,
     /// The picked action's name and intent as typed, applied when the field loses focus.
     typed: Option<(usize, String, String)>,
+    /// The active channel and the clip's channel count the list last scrolled for: a
+    /// channel just added (or made active elsewhere) is scrolled into view once.
+    scrolled_for: Option<(usize, usize)>,
 }
 
 impl ChannelPanel {
@@ -37,6 +44,21 @@ impl ChannelPanel {
             .response
             .labelled_by(heading.id)
             .on_hover_text("The clip playing on every creature (PageUp / PageDown)");
+        ui.horizontal(|ui| {
+            for (text, command, enabled) in [
+                (NEW_CLIP, Command::NewClip, true),
+                (DUPLICATE_CLIP, Command::DuplicateClip, doc.clip().is_some()),
+                (DELETE_CLIP, Command::DeleteClip, doc.clips.len() > 1),
+            ] {
+                if ui
+                    .add_enabled(enabled, egui::Button::new(text).small())
+                    .on_hover_text(command.tooltip())
+                    .clicked()
+                {
+                    commands.push(command);
+                }
+            }
+        });
         let Some(clip) = doc.clip() else {
             ui.label("The project has no clips.");
             return;
@@ -99,8 +121,16 @@ impl ChannelPanel {
             .max_height(ui.available_height() * 0.4)
             .auto_shrink([false, true])
             .show(ui, |ui| {
+                let n = clip.channels.len();
+                let reveal = active_channel
+                    .filter(|&a| a < n && self.scrolled_for != Some((a, n)))
+                    .inspect(|&a| self.scrolled_for = Some((a, n)));
                 for (i, channel) in clip.channels.iter().enumerate() {
-                    channel_row(ui, i, channel, active_channel == Some(i), solo, commands);
+                    let row =
+                        channel_row(ui, i, channel, active_channel == Some(i), solo, commands);
+                    if reveal == Some(i) {
+                        row.scroll_to_me(Some(egui::Align::Center));
+                    }
                 }
             });
     }
@@ -336,8 +366,8 @@ fn channel_row(
     active: bool,
     solo: Option<usize>,
     commands: &mut CommandQueue,
-) {
-    ui.horizontal(|ui| {
+) -> egui::Response {
+    let row = ui.horizontal(|ui| {
         let soloed = solo == Some(index);
         if ui
             .selectable_label(soloed, "S")
@@ -374,10 +404,11 @@ fn channel_row(
             ui.label(RichText::new("required").color(Color32::from_rgb(230, 180, 90)));
         }
     });
-    ui.indent(("channel details", index), |ui| {
+    let details = ui.indent(("channel details", index), |ui| {
         ui.label(RichText::new(channel.context.to_string()).weak());
         ui.label(RichText::new(mode_summary(channel)).weak());
     });
+    row.response.union(details.response)
 }
 
 /// "upright spine", "≥ 2 × grasper" and the like.

@@ -18,6 +18,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &dyn ToggleState, commands: &mut Co
         for (menu, title) in [
             (Menu::File, "File"),
             (Menu::Edit, "Edit"),
+            (Menu::Clip, "Clip"),
             (Menu::View, "View"),
             (Menu::Playback, "Playback"),
             (Menu::Help, "Help"),
