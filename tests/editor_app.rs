@@ -303,6 +303,15 @@ fn the_help_lists_every_shortcut() {
             command.label()
         );
     }
+    // The keys the dope sheet and the curve editor read themselves are listed too.
+    use anymorph::editor::panels::{curve_editor, dope_sheet};
+    for (keys, what) in dope_sheet::KEYS.iter().chain(curve_editor::KEYS) {
+        assert!(
+            h.query_all_by_label(keys).next().is_some()
+                && h.query_all_by_label(what).next().is_some(),
+            "'{keys}: {what}' is missing from the help"
+        );
+    }
 }
 
 #[test]

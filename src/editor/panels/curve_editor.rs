@@ -24,6 +24,28 @@ const RULER_HEIGHT: f32 = 18.0;
 const HIT_RADIUS: f32 = 7.0;
 const TOGGLE_WIDTH: f32 = 150.0;
 
+/// The curve editor's keys and mouse, listed by Help → Keyboard Shortcuts (F1). Keys act
+/// while the pointer is over the plot.
+pub const KEYS: &[(&str, &str)] = &[
+    (
+        "Click  /  Shift or Ctrl + click",
+        "Select a key  /  add it to the selection",
+    ),
+    (
+        "Left drag on a key or handle",
+        "Move the keys (snapped to frames; Alt: unsnapped)  /  shape the tangent",
+    ),
+    ("Left drag from empty space", "Select the keys in a box"),
+    ("Left drag on the ruler", "Scrub the playhead"),
+    ("Delete  or  Backspace", "Delete the selected keys"),
+    ("F", "Frame every curve"),
+    (
+        "Wheel  /  Ctrl + wheel",
+        "Zoom time  /  zoom values, about the pointer",
+    ),
+    ("Middle drag", "Pan"),
+];
+
 /// Labels of the controls, shared with tests.
 pub const GENERALIZED: &str = "Generalized";
 pub const SPECIALIZED: &str = "Specialized";

@@ -21,6 +21,34 @@ const KEY_HIT_RADIUS: f32 = 6.0;
 /// Room left of time 0 so the first keys are not cut in half.
 const TIME_MARGIN: f32 = 10.0;
 
+/// The dope sheet's keys and mouse, listed by Help → Keyboard Shortcuts (F1). Keys act while
+/// the pointer is over the sheet.
+pub const KEYS: &[(&str, &str)] = &[
+    (
+        "Click  /  Shift or Ctrl + click",
+        "Select a key  /  add it to the selection",
+    ),
+    ("Left drag from empty space", "Select the keys in a box"),
+    (
+        "Left drag on a key",
+        "Move the selected keys in time, snapped to frames (Alt: unsnapped)",
+    ),
+    ("Delete  or  Backspace", "Delete the selected keys"),
+    (
+        "Ctrl + C  /  Ctrl + V",
+        "Copy the selected keys  /  paste them at the playhead",
+    ),
+    (
+        "Right click on a row",
+        "Key that channel or value at the playhead",
+    ),
+    (
+        "Wheel  /  Ctrl + wheel",
+        "Scroll the rows  /  zoom time about the pointer",
+    ),
+    ("Middle drag", "Pan time"),
+];
+
 /// What the dope sheet reads each frame. The app owns all of it.
 #[derive(Clone, Copy, Debug)]
 pub struct DopeSheetInputs<'a> {

@@ -40,6 +40,24 @@ pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
                             ui.end_row();
                         }
                     });
+                    for (title, id, keys) in [
+                        ("Dope sheet", "dope sheet keys", super::dope_sheet::KEYS),
+                        (
+                            "Curve editor",
+                            "curve editor keys",
+                            super::curve_editor::KEYS,
+                        ),
+                    ] {
+                        ui.separator();
+                        ui.strong(title);
+                        egui::Grid::new(id).striped(true).show(ui, |ui| {
+                            for (keys, what) in keys {
+                                ui.monospace(*keys);
+                                ui.label(*what);
+                                ui.end_row();
+                            }
+                        });
+                    }
                 });
         });
 }

@@ -211,23 +211,11 @@ fn add_bodies(
     creature: &Creature,
     preview: &CreaturePreview,
 ) {
-    // The bodies the active channel moves here (its query, through the chosen variant):
-    // tinted so the animator sees what a query selects on every creature at once.
-    let channel_bodies: Vec<BodyId> = match (inputs.active_channel, &preview.pipeline) {
-        (Some(c), Some(p)) => p
-            .plan()
-            .tracks()
-            .filter(|&(ch, _)| ch == c)
-            .map(|(_, b)| b)
-            .collect(),
-        (Some(c), None) => inputs
-            .doc
-            .shown_clip()
-            .and_then(|clip| clip.channels.get(c))
-            .map(|ch| ch.context.select(creature))
-            .unwrap_or_default(),
-        _ => Vec::new(),
-    };
+    let variant = preview.pipeline.as_ref().map_or_else(
+        || inputs.doc.roster.get(ci).map_or(0, |e| e.variant),
+        |p| p.plan().variant,
+    );
+    let channel_bodies = moved_bodies(preview, variant, inputs.active_channel);
     for (b, pose) in preview.pose.iter().enumerate().take(creature.len()) {
         let body = creature.body(b);
         let selected = inputs
@@ -251,6 +239,29 @@ fn add_bodies(
         });
         out.owners.push((ci, b));
     }
+}
+
+/// The bodies channel `channel` moves on a creature (its query, through the chosen
+/// variant): tinted so the animator sees what a query selects on every creature at once.
+/// Read from the binding, not from the tracks the keys made, so a channel with no keys yet
+/// shows its bodies too; where the clip does not play, it moves none.
+pub fn moved_bodies(
+    preview: &CreaturePreview,
+    variant: usize,
+    channel: Option<usize>,
+) -> Vec<BodyId> {
+    channel
+        .filter(|_| preview.binds())
+        .and_then(|c| {
+            preview
+                .binding
+                .variants
+                .get(variant)?
+                .bodies
+                .get(c)
+                .cloned()
+        })
+        .unwrap_or_default()
 }
 
 /// The creature's skinned mesh in this frame's pose (the one the preview's pipeline
@@ -455,5 +466,53 @@ pub fn posed_bounds(creature: &Creature, preview: &CreaturePreview, body: Option
     match body {
         Some(b) if b < creature.len() => of(b),
         _ => (0..creature.len()).fold(Aabb::EMPTY, |acc, b| acc.union(of(b))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::bind::bind;
+    use crate::runtime::clip::{Channel, Clip};
+    use crate::runtime::creature::Cap;
+    use crate::runtime::query::{CapFilter, ContextQuery};
+
+    fn preview_of(clip: &Clip, creature: &Creature) -> CreaturePreview {
+        CreaturePreview {
+            binding: bind(clip, creature),
+            pipeline: None,
+            pose: Vec::new(),
+            offset: Vec3::ZERO,
+            curves: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_channel_without_keys_tints_what_it_selects_and_nothing_where_the_clip_does_not_play() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let biped =
+            crate::io::load_creature(&root.join("sample_creatures/biped.creature.json")).unwrap();
+        let snake =
+            crate::io::load_creature(&root.join("sample_creatures/snake.creature.json")).unwrap();
+        let mut clip = Clip::new("grasp", 1.0);
+        let mut channel = Channel::new(
+            "hands",
+            ContextQuery {
+                cap: CapFilter::Cap(Cap::Grasper),
+                ..ContextQuery::default()
+            },
+        );
+        channel.require = true;
+        clip.channels.push(channel);
+        let on_biped = preview_of(&clip, &biped);
+        assert!(on_biped.binds());
+        let tinted = moved_bodies(&on_biped, 0, Some(0));
+        assert!(!tinted.is_empty(), "a keyless channel tints nothing");
+        assert!(tinted.iter().all(|&b| biped.body(b).has_cap(&Cap::Grasper)));
+        assert!(tinted.len() < biped.len());
+        let on_snake = preview_of(&clip, &snake);
+        assert!(!on_snake.binds(), "a snake has no graspers");
+        assert!(moved_bodies(&on_snake, 0, Some(0)).is_empty());
+        assert!(moved_bodies(&on_biped, 0, None).is_empty());
     }
 }
