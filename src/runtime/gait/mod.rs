@@ -151,6 +151,12 @@ struct Slab {
     most: f32,
     /// Dykstra's correction carried between passes.
     increment: Vec3,
+    /// A planted foot's hip (less the root) and reach point, and its leg's reach (folded,
+    /// straight) and rest allowance (drop, rise), to check the fitted hips exactly.
+    arm: Vec3,
+    point: Vec3,
+    reach: Vec2,
+    rest: Vec2,
     /// A planted foot's range (a landing one asks less and counts for nothing here), in
     /// reference leg lengths per metre.
     planted: f32,
@@ -512,7 +518,14 @@ impl Gait {
                 // A landing foot counts more the closer it is to touching down.
                 FootPhase::Flight => foot.u * foot.u * (3.0 - 2.0 * foot.u),
             };
-            if weight <= 0.0 {
+            // A leg that cannot fold lifts its foot only as the hips rise: a flying foot
+            // asks all the rise it needs from lift-off on.
+            let rise_weight = if foot.phase == FootPhase::Flight {
+                1.0
+            } else {
+                weight
+            };
+            if weight <= 0.0 && rise_weight <= 0.0 {
                 continue;
             }
             let hip = hip_at(limb.attach);
@@ -520,15 +533,17 @@ impl Gait {
             let least = least - limb.rest_drop;
             let most = most + limb.rest_rise;
             // A foot that counts less asks less and allows more, nothing at weight 0.
-            let least = if least > 0.0 {
+            let least = if weight <= 0.0 {
+                f32::NEG_INFINITY
+            } else if least > 0.0 {
                 least * weight
             } else {
                 least / weight
             };
             let most = if most < 0.0 {
-                most * weight
+                most * rise_weight
             } else {
-                most / weight
+                most / rise_weight
             };
             // The hip drops by `drop + pitch·z − roll·x` (small turns about the root), in
             // the scaled unknowns (drop, pitch·lever, roll·lever).
@@ -538,6 +553,10 @@ impl Gait {
                 least,
                 most,
                 increment: Vec3::ZERO,
+                arm,
+                point,
+                reach: Vec2::new(limb.reach_min, limb.reach),
+                rest: Vec2::new(limb.rest_drop, limb.rest_rise),
                 planted: if foot.phase == FootPhase::Stance {
                     1.0 / limb.length.max(1e-4)
                 } else {
@@ -576,10 +595,19 @@ impl Gait {
         // How far short of a planted foot the hips stay, in its leg's lengths: the cadence
         // quickens with it (integrating, so the stance shortens until the foot is held at
         // its end) and eases back to the plan's when nothing falls short.
+        let turn = Quat::from_rotation_x(self.sway.x) * Quat::from_rotation_z(self.sway.y);
         let short = self
             .slabs
             .iter()
-            .map(|s| (s.least - s.normal.dot(at)).max(0.0) * s.planted)
+            .filter(|s| s.planted > 0.0)
+            .map(|s| {
+                // Exactly: the hip turned about the root and dropped (the slabs' linear
+                // model errs by the square of the turn), too far from its foot or too near.
+                let hip = root + turn * s.arm - Vec3::Y * at.x;
+                let (least, most) = legs::hip_offsets_for(hip, s.point, s.reach.x, s.reach.y);
+                let off = (least - s.rest.x).max(-(most + s.rest.y));
+                off.max(0.0) * s.planted
+            })
             .fold(0.0, f32::max);
         let eased = 1.0 + (self.pace - 1.0) * (-dt / PACE_EASE_SECS).exp();
         let pace = eased + PACE_GAIN * short * dt;
