@@ -375,10 +375,27 @@ fn a_grid_cell_is_shown_as_the_grid_checked_it() {
         "the project's target is already where the grid had it: the test shows nothing"
     );
 
+    let title = h.state().title();
     h.state_mut()
         .show_validation_cell("reach_target", "biped", variant, t);
     h.run_steps(3);
-    assert_eq!(h.state().document().external_targets[0], target);
+    // Shown where the grid had it, and nothing edited: the project's target, the title's
+    // unsaved mark and Undo are as they were.
+    assert_eq!(h.state().document().target(), Some(target));
+    assert_eq!(
+        h.state().document().external_targets.first().copied(),
+        before
+    );
+    assert_eq!(
+        h.state().title(),
+        title,
+        "viewing a cell marked the project unsaved"
+    );
+    assert!(
+        !h.state().history().can_undo(),
+        "viewing a cell made an undo step"
+    );
+    assert_eq!(h.state().document().roster[biped].variant, variant);
     assert_eq!(h.state().playback().time_secs, t);
     let checked = pose_at(&clip, &creature, &config, variant, frame, false).unwrap();
     let hand = creature.find("hand_r").unwrap();
@@ -395,4 +412,9 @@ fn a_grid_cell_is_shown_as_the_grid_checked_it() {
             > 0.1,
         "the hand has not moved at this moment: the test shows nothing"
     );
+    // Reset Target goes back to the project's target.
+    h.state_mut()
+        .run_command(anymorph::editor::command::Command::ResetTarget);
+    h.run();
+    assert_eq!(h.state().document().target(), before);
 }

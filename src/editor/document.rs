@@ -83,6 +83,10 @@ pub struct Document {
     solo: Option<usize>,
     /// What the preview plays when it is not simply the active clip.
     shown: Option<Clip>,
+    /// External targets shown in place of `external_targets` while a validation cell is
+    /// viewed: where the grid had them, so the pose is the one it checked. A view, not an
+    /// edit: not saved, not undone, gone at the next target edit or Reset Target.
+    viewed_targets: Option<Vec<Vec3>>,
 }
 
 impl Document {
@@ -121,6 +125,7 @@ impl Document {
             pending: None,
             solo: None,
             shown: None,
+            viewed_targets: None,
         }
     }
 
@@ -143,6 +148,7 @@ impl Document {
             pending: None,
             solo: None,
             shown: None,
+            viewed_targets: None,
         }
     }
 
@@ -222,6 +228,7 @@ impl Document {
             .any(|(a, b)| a.variant != b.variant);
         if self.external_targets != content.external_targets {
             self.revisions.targets += 1;
+            self.viewed_targets = None;
         }
         if !same_creatures {
             self.revisions.roster += 1;
@@ -412,13 +419,30 @@ impl Document {
 
     /// External target 0, where previews aim reach and look-at channels.
     pub fn target(&self) -> Option<Vec3> {
-        self.external_targets.first().copied()
+        self.shown_targets().first().copied()
+    }
+
+    /// The external targets the preview aims at: the project's, or a viewed cell's.
+    pub fn shown_targets(&self) -> &[Vec3] {
+        self.viewed_targets
+            .as_deref()
+            .unwrap_or(&self.external_targets)
+    }
+
+    /// Shows `targets` in place of the project's without editing them (a validation cell
+    /// as the grid checked it); `None` goes back to the project's.
+    pub fn view_targets(&mut self, targets: Option<Vec<Vec3>>) {
+        if self.viewed_targets != targets {
+            self.viewed_targets = targets;
+            self.revisions.targets += 1;
+        }
     }
 
     pub fn set_target(&mut self, at: Vec3) {
         if !at.is_finite() {
             return;
         }
+        self.viewed_targets = None;
         match self.external_targets.first_mut() {
             Some(t) => *t = at,
             None => self.external_targets.push(at),
@@ -427,6 +451,7 @@ impl Document {
     }
 
     pub fn reset_targets(&mut self) {
+        self.viewed_targets = None;
         self.external_targets = self.project_targets.clone();
         self.revisions.targets += 1;
     }

@@ -107,7 +107,7 @@ pub fn frame_inputs(
     let creature = &doc.roster.get(creature)?.creature;
     let target = match &channel.secondary {
         Some(SecondaryContext::ExternalTarget(i)) => Some(
-            doc.external_targets
+            doc.shown_targets()
                 .get(*i)
                 .copied()
                 .unwrap_or_else(|| default_external_target(creature)),

@@ -164,7 +164,7 @@ impl Preview {
         };
         let input = EvalInput {
             time_secs: clip_local_time(clip, clock_secs),
-            external_targets: &doc.external_targets,
+            external_targets: doc.shown_targets(),
             ground_height: 0.0,
             dt_secs,
         };
@@ -243,7 +243,7 @@ fn trace_channel(
     let mut sample = |t: f32| -> Vec<Option<Vec3>> {
         let input = EvalInput {
             time_secs: t,
-            external_targets: &doc.external_targets,
+            external_targets: doc.shown_targets(),
             ground_height: 0.0,
             dt_secs: 0.0,
         };

@@ -80,6 +80,7 @@ impl AnymorphApp {
             }
             Command::RemoveCreature(i) => self.remove_creature(i),
             Command::ResetTarget => {
+                self.doc.view_targets(None);
                 let targets = self.doc.project_targets.clone();
                 self.edit_content("Reset target", None, |c| c.external_targets = targets);
             }

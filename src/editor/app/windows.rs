@@ -134,7 +134,9 @@ impl AnymorphApp {
 
     /// Shows a grid cell as the grid checked it: `creature` playing `clip` in `variant`,
     /// paused at `time_secs`, selected and framed, with external target 0 where the grid had
-    /// it at that moment (one undoable edit) when the clip aims at it.
+    /// it at that moment when the clip aims at it. Viewing edits nothing: the variant is a
+    /// preview choice and the target a view (`Document::view_targets`), so the project
+    /// stays saved and Undo has nothing new to undo.
     pub fn show_validation_cell(
         &mut self,
         clip: &str,
@@ -144,7 +146,8 @@ impl AnymorphApp {
     ) {
         let clip_index = self.doc.clips.iter().position(|c| c.name == clip);
         if let Some(i) = clip_index {
-            self.commands.push(Command::SetActiveClip(i));
+            // Now, not queued: choosing a clip resets the variants, and the cell's is next.
+            self.set_clip(i);
         }
         let creature_index = self
             .doc
@@ -152,10 +155,7 @@ impl AnymorphApp {
             .iter()
             .position(|e| e.creature.name() == creature);
         if let Some(ci) = creature_index {
-            self.commands.push(Command::SetVariant {
-                creature: ci,
-                variant,
-            });
+            self.doc.set_variant(ci, variant);
             self.commands.push(Command::Select(Some(Selection {
                 creature: ci,
                 body: None,
@@ -167,12 +167,12 @@ impl AnymorphApp {
             let clip = std::sync::Arc::new(self.doc.clips[i].clone());
             let creature = std::sync::Arc::new(self.doc.roster[ci].creature.clone());
             if let Some(at) = crate::validation::target_at(&clip, &creature, variant, time_secs) {
-                self.edit_content("Place target as in the grid", None, |c| {
-                    match c.external_targets.first_mut() {
-                        Some(t) => *t = at,
-                        None => c.external_targets.push(at),
-                    }
-                });
+                let mut targets = self.doc.external_targets.clone();
+                match targets.first_mut() {
+                    Some(t) => *t = at,
+                    None => targets.push(at),
+                }
+                self.doc.view_targets(Some(targets));
             }
         }
     }
