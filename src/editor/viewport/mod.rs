@@ -3,6 +3,7 @@
 
 mod callback;
 pub mod gizmo;
+pub mod labels;
 mod orbit;
 pub mod scene_build;
 
@@ -194,7 +195,8 @@ impl ViewportPanel {
                 Color32::GRAY,
             );
         }
-        self.paint_labels(ui, &built, rect);
+        let selected = inputs.selection.map(|s| s.creature);
+        self.paint_labels(ui, &built, rect, selected);
         if let Some(target) = &inputs.gizmo {
             let painter = ui.painter_at(rect);
             self.gizmo
@@ -398,42 +400,50 @@ impl ViewportPanel {
         }
     }
 
-    /// Name tags above the creatures, nudged up where they would cover each other.
-    fn paint_labels(&self, ui: &egui::Ui, built: &BuiltScene, rect: Rect) {
+    /// Name tags above the creatures, placed by [`labels::place`]: nudged up where they
+    /// would cover each other, shortened or left out in a crowd.
+    fn paint_labels(&self, ui: &egui::Ui, built: &BuiltScene, rect: Rect, selected: Option<usize>) {
         let painter = ui.painter_at(rect);
-        let mut tags: Vec<(Pos2, std::sync::Arc<egui::Galley>, Color32)> = built
+        let font = egui::FontId::proportional(13.0);
+        let tags: Vec<_> = built
             .labels
             .iter()
             .filter_map(|label| {
                 let at = self.world_to_screen(label.anchor)?;
-                let (text, color) = if label.binds {
-                    (label.text.clone(), Color32::from_gray(235))
+                let color = if label.binds {
+                    Color32::from_gray(235)
                 } else {
-                    (
+                    Color32::from_rgb(240, 160, 150)
+                };
+                let short = painter.layout(label.text.clone(), font.clone(), color, f32::INFINITY);
+                let full = if label.binds {
+                    short.clone()
+                } else {
+                    painter.layout(
                         format!("{}\ndoes not bind", label.text),
-                        Color32::from_rgb(240, 160, 150),
+                        font.clone(),
+                        color,
+                        f32::INFINITY,
                     )
                 };
-                let galley =
-                    painter.layout(text, egui::FontId::proportional(13.0), color, f32::INFINITY);
-                Some((at, galley, color))
+                Some((at, full, short, color, selected == Some(label.creature)))
             })
             .collect();
-        // Nearest (lowest on screen) first: they keep their place, farther ones move up.
-        tags.sort_by(|a, b| b.0.y.total_cmp(&a.0.y));
-        let mut placed: Vec<Rect> = Vec::new();
-        for (at, galley, color) in tags {
-            let size = galley.size() + Vec2::new(10.0, 4.0);
-            let mut tag = Rect::from_min_size(at - Vec2::new(size.x * 0.5, size.y), size);
-            for _ in 0..placed.len() {
-                let Some(blocker) = placed.iter().find(|r| r.intersects(tag)) else {
-                    break;
-                };
-                tag = tag.translate(Vec2::new(0.0, blocker.top() - tag.bottom() - 2.0));
-            }
-            placed.push(tag);
-            painter.rect_filled(tag, 4.0, Color32::from_black_alpha(170));
-            painter.galley(tag.min + Vec2::new(5.0, 2.0), galley, color);
+        let pad = Vec2::new(10.0, 4.0);
+        let requests: Vec<labels::TagRequest> = tags
+            .iter()
+            .map(|(at, full, short, _, keep)| labels::TagRequest {
+                anchor: *at,
+                full: full.size() + pad,
+                short: short.size() + pad,
+                keep: *keep,
+            })
+            .collect();
+        for placed in labels::place(&requests) {
+            let (_, full, short, color, _) = &tags[placed.index];
+            let galley = if placed.short { short } else { full };
+            painter.rect_filled(placed.rect, 4.0, Color32::from_black_alpha(170));
+            painter.galley(placed.rect.min + pad * 0.5, galley.clone(), *color);
         }
     }
 
