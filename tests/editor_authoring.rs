@@ -635,6 +635,9 @@ fn clips_are_made_duplicated_deleted_undone_and_saved_as_files() {
     // New: empty, named untitled, and the keys go to it.
     h.get_by_label(NEW_CLIP).click();
     h.run();
+    h.get_by_label(anymorph::editor::panels::channels::EMPTY_CLIP)
+        .click();
+    h.run();
     let doc = h.state().document();
     assert_eq!(doc.clips.len(), n + 2);
     assert_eq!(doc.active_clip, a + 2);
@@ -757,4 +760,30 @@ fn a_new_channel_is_scrolled_into_view() {
             clip.channels.len()
         );
     }
+}
+
+#[test]
+fn a_new_clip_starts_from_a_bundled_template() {
+    use anymorph::editor::panels::channels::NEW_CLIP;
+    let mut h = editor();
+    let n = h.state().document().clips.len();
+    h.get_by_label(NEW_CLIP).click();
+    h.run();
+    h.get_by_label("look_at_body").click();
+    h.run();
+    let doc = h.state().document();
+    assert_eq!(doc.clips.len(), n + 1);
+    let made = clip(&h);
+    // The project has its own look_at_body: the copy is named apart, with the bundled keys.
+    assert_eq!(made.name, "look_at_body_2");
+    let bundled = anymorph::samples::clips()
+        .unwrap()
+        .into_iter()
+        .find(|c| c.name == "look_at_body")
+        .unwrap();
+    assert_eq!(made.channels, bundled.channels);
+    assert!(!made.channels.is_empty());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().document().clips.len(), n);
 }

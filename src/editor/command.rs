@@ -130,6 +130,8 @@ pub enum Command {
         variant: usize,
     },
     SetActiveClip(usize),
+    /// A new clip copied from the bundled sample clip of this name (`samples::CLIPS`).
+    NewClipFromTemplate(String),
     /// Take branch `branch` out of action `action` (the action goes when its last does).
     RemoveBranch {
         action: usize,
@@ -327,6 +329,7 @@ impl Command {
             Command::RemoveCreature(_) => "Remove Creature",
             Command::SetVariant { .. } => "Set Variant",
             Command::SetActiveClip(_) => "Set Active Clip",
+            Command::NewClipFromTemplate(_) => "New Clip from Template",
             Command::RemoveBranch { .. } => "Remove Branch",
             Command::MoveBranch { .. } => "Reorder Branches",
             Command::AddBranchTo(_) => "Add Branch",

@@ -134,6 +134,25 @@ impl AnymorphApp {
                 let after = (self.doc.active_clip + 1).min(self.doc.clips.len());
                 self.add_clip("New clip", after, Clip::new("untitled", 2.0));
             }
+            Command::NewClipFromTemplate(name) => {
+                let template =
+                    crate::samples::CLIPS
+                        .iter()
+                        .find(|(n, _)| *n == name)
+                        .map(|(n, json)| {
+                            crate::io::clip_from_str(json, &format!("assets/clips/{n}.clip.json"))
+                        });
+                match template {
+                    Some(Ok(clip)) => {
+                        let after = (self.doc.active_clip + 1).min(self.doc.clips.len());
+                        self.add_clip("New clip from template", after, clip);
+                    }
+                    Some(Err(e)) => self.message = Some((e.to_string(), Severity::Error)),
+                    None => {
+                        self.message = Some((format!("No template '{name}'"), Severity::Error));
+                    }
+                }
+            }
             Command::DuplicateClip => {
                 if let Some(clip) = self.doc.clip().cloned() {
                     self.add_clip("Duplicate clip", self.doc.active_clip + 1, clip);

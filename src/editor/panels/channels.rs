@@ -9,7 +9,10 @@ use egui::{Color32, RichText};
 
 /// Button labels, shared with tests.
 pub const ADD_CHANNEL: &str = "➕ Channel";
-/// The clip library's buttons, on one row under the clip's name.
+/// In the New menu: a clip with no channels.
+pub const EMPTY_CLIP: &str = "Empty clip";
+/// The clip library's buttons, on one row under the clip's name (New is a menu: empty, or
+/// from a template).
 pub const NEW_CLIP: &str = "➕ New";
 pub const DUPLICATE_CLIP: &str = "⎘ Copy";
 pub const DELETE_CLIP: &str = "🗑 Remove";
@@ -45,8 +48,21 @@ impl ChannelPanel {
             .labelled_by(heading.id)
             .on_hover_text("The clip playing on every creature (PageUp / PageDown)");
         ui.horizontal(|ui| {
+            ui.menu_button(NEW_CLIP, |ui| {
+                if ui
+                    .button(EMPTY_CLIP)
+                    .on_hover_text(Command::NewClip.tooltip())
+                    .clicked()
+                {
+                    commands.push(Command::NewClip);
+                    ui.close();
+                }
+                ui.separator();
+                template_menu(ui, commands);
+            })
+            .response
+            .on_hover_text("A new clip: empty, or a copy of a bundled sample clip");
             for (text, command, enabled) in [
-                (NEW_CLIP, Command::NewClip, true),
                 (DUPLICATE_CLIP, Command::DuplicateClip, doc.clip().is_some()),
                 (DELETE_CLIP, Command::DeleteClip, doc.clips.len() > 1),
             ] {
@@ -459,4 +475,29 @@ fn mode_summary(channel: &Channel) -> String {
     } else {
         parts.join(", ")
     }
+}
+
+/// The bundled sample clips, each a starting point for a new clip (with its intent as a
+/// tooltip): a reach toward the target, a look-at, a wave with whatever a creature has.
+pub fn template_menu(ui: &mut egui::Ui, commands: &mut CommandQueue) {
+    ui.label(RichText::new("New clip from a template").strong());
+    egui::ScrollArea::vertical()
+        .max_height(360.0)
+        .show(ui, |ui| {
+            for (name, json) in crate::samples::CLIPS {
+                let intent = crate::io::clip_from_str(json, name)
+                    .map(|c| c.intent)
+                    .unwrap_or_default();
+                let button = ui.button(*name);
+                let button = if intent.is_empty() {
+                    button
+                } else {
+                    button.on_hover_text(intent)
+                };
+                if button.clicked() {
+                    commands.push(Command::NewClipFromTemplate((*name).to_string()));
+                    ui.close();
+                }
+            }
+        });
 }

@@ -43,6 +43,11 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &dyn ToggleState, commands: &mut Co
                         commands.push(command.clone());
                         ui.close();
                     }
+                    if *command == Command::NewClip {
+                        ui.menu_button("New Clip from Template", |ui| {
+                            crate::editor::panels::channels::template_menu(ui, commands);
+                        });
+                    }
                     if *command == Command::OpenProject {
                         let recent = state.recent_projects();
                         ui.add_enabled_ui(!recent.is_empty(), |ui| {
