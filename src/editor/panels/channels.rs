@@ -80,7 +80,10 @@ impl ChannelPanel {
             return;
         };
         if !clip.intent.is_empty() {
-            ui.label(RichText::new(&clip.intent).italics().weak());
+            // One line, the rest on hover: at 1280×800 the full intent took five lines
+            // from the channel list below.
+            ui.add(egui::Label::new(RichText::new(&clip.intent).italics().weak()).truncate())
+                .on_hover_text(&clip.intent);
         }
         ui.label(RichText::new(format!(
             "{:.2} s at {} fps{}",
