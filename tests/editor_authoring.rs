@@ -787,3 +787,26 @@ fn a_new_clip_starts_from_a_bundled_template() {
     h.run();
     assert_eq!(h.state().document().clips.len(), n);
 }
+
+#[test]
+fn an_action_is_duplicated_under_a_name_of_its_own_and_undone() {
+    let mut h = editor();
+    let actions = h.state().document().actions.clone();
+    let wave = actions.iter().position(|a| a.name == "wave").unwrap();
+    h.get_by_label_contains("Actions (").click();
+    h.run();
+    // The row's ⎘ buttons are in action order.
+    let copies: Vec<_> = h.query_all_by_label("⎘").collect();
+    assert_eq!(copies.len(), actions.len());
+    copies[wave].click();
+    h.run();
+    let doc = h.state().document();
+    assert_eq!(doc.actions.len(), actions.len() + 1);
+    let made = &doc.actions[wave + 1];
+    assert_eq!(made.name, "wave_2");
+    assert_eq!(made.branches, actions[wave].branches);
+    assert_eq!(made.intent, actions[wave].intent);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().document().actions, actions);
+}

@@ -146,6 +146,8 @@ pub enum Command {
     /// Make the active clip a branch of action `action`, tried last.
     AddBranchTo(usize),
     DeleteAction(usize),
+    /// Copy action `action` (its branches and intent) under a name of its own, right after it.
+    DuplicateAction(usize),
     /// Rename action `action` and set what it is for.
     SetActionText {
         action: usize,
@@ -334,6 +336,7 @@ impl Command {
             Command::MoveBranch { .. } => "Reorder Branches",
             Command::AddBranchTo(_) => "Add Branch",
             Command::DeleteAction(_) => "Delete Action",
+            Command::DuplicateAction(_) => "Duplicate Action",
             Command::SetActionText { .. } => "Rename Action",
             Command::ToggleChannelMute(_) => "Mute Channel",
             Command::SetActiveChannel(_) => "Set Active Channel",

@@ -277,6 +277,20 @@ impl AnymorphApp {
                     });
                 }
             }
+            Command::DuplicateAction(a) => {
+                if let Some(action) = self.doc.actions.get(a).cloned() {
+                    let taken = |n: &str| self.doc.actions.iter().any(|x| x.name == n);
+                    let name = (2..)
+                        .map(|k| format!("{}_{k}", action.name))
+                        .find(|n| !taken(n))
+                        .unwrap_or_default();
+                    self.edit_content("Duplicate action", None, |c| {
+                        c.actions
+                            .insert(a + 1, crate::runtime::action::ActionDef { name, ..action });
+                    });
+                    self.channels.active_action = Some(a + 1);
+                }
+            }
             Command::DeleteAction(a) => {
                 if a < self.doc.actions.len() {
                     self.edit_content("Delete action", None, |c| {

@@ -207,6 +207,13 @@ impl ChannelPanel {
                             self.active_action = (!picked).then_some(a);
                         }
                         if ui
+                            .small_button("⎘")
+                            .on_hover_text("Duplicate this action: the same branches, to vary")
+                            .clicked()
+                        {
+                            commands.push(Command::DuplicateAction(a));
+                        }
+                        if ui
                             .small_button("🗑")
                             .on_hover_text("Delete this action (its clips stay)")
                             .clicked()
