@@ -34,6 +34,10 @@ pub struct Limb {
     /// How near `attach` the ankle may come before the hips must rise: a leg folds only as
     /// far as its bones allow, and a leg of one bone not at all (`reach_min == reach`).
     pub reach_min: f32,
+    /// How near `attach` the ankle can come at all: the bones folded and each squeezed by
+    /// the IK's whole give (its `limb.min_stretch`). A flying foot asked nearer is swung
+    /// wide (see `Gait::swing_wide`); 0 for a forked leg, as `reach_min`.
+    pub fold_min: f32,
     /// The drop the rest pose itself would call for: only drops beyond it are applied, so a
     /// creature standing as it rests keeps its height.
     pub rest_drop: f32,
@@ -117,6 +121,7 @@ impl Gear {
                 leg_root: top,
                 reach: 0.0,
                 reach_min: 0.0,
+                fold_min: 0.0,
                 rest_drop: 0.0,
                 rest_rise: 0.0,
                 reach_local: b.rotation.inverse() * (creature.pivot(foot) - b.position),
@@ -308,6 +313,11 @@ fn set_reach(creature: &Creature, limbs: &mut [Limb]) {
             0.0
         } else {
             folded * (1.0 - BONE_GIVE) + (1.0 - REACH) * range
+        };
+        l.fold_min = if forked {
+            0.0
+        } else {
+            folded * (1.0 - 2.0 * BONE_GIVE)
         };
         let (lowest, highest) = hip_offsets_for(l.attach, point, l.reach_min, l.reach);
         l.rest_drop = lowest.max(0.0);

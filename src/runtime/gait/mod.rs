@@ -404,6 +404,7 @@ impl Gait {
             let base = goals.position(root).map_or(rest_root, |(p, _)| p);
             let hip_at = |attach: Vec3| base + Vec3::Y * rise + tilt * (attach - rest_root);
             self.fit_hips_to_reach(goals, dt, base + Vec3::Y * rise, hip_at);
+            self.swing_wide(goals, base + Vec3::Y * rise, hip_at);
             let tilt =
                 Quat::from_rotation_x(self.sway.x) * Quat::from_rotation_z(self.sway.y) * tilt;
             let offset = Vec3::Y * (rise - self.drop);
@@ -568,22 +569,18 @@ impl Gait {
         let settle = (-dt / HIP_RISE_SECS).exp();
         let start = Vec3::new(self.drop, self.sway.x * lever, self.sway.y * lever) * settle;
         let start = start.clamp(-limit, limit);
-        let mut at = start;
-        if self.slabs.iter().any(|s| !s.holds(at)) {
-            let mut box_increment = Vec3::ZERO;
-            for _ in 0..FIT_PASSES {
-                for slab in &mut self.slabs {
-                    let moved = slab.project(at + slab.increment);
-                    slab.increment += at - moved;
-                    at = moved;
-                }
-                let moved = (at + box_increment).clamp(-limit, limit);
-                box_increment += at - moved;
-                at = moved;
-                if self.slabs.iter().all(|s| s.holds(at)) {
-                    break;
-                }
+        let mut at = dykstra(&mut self.slabs, start, limit, |_| true);
+        // Where the feet ask more than the hips can give (a flying leg that cannot fold asks
+        // them up, a planted foot far behind asks them down), the planted feet win: a foot
+        // that leaves the ground mid-stance slides when it comes back, while a flying foot
+        // held low only lifts less. The compromise is moved to the nearest point every
+        // planted foot allows, so the flying feet keep all of it that costs the planted
+        // nothing.
+        if self.slabs.iter().any(|s| s.planted > 0.0 && !s.holds(at)) {
+            for slab in &mut self.slabs {
+                slab.increment = Vec3::ZERO;
             }
+            at = dykstra(&mut self.slabs, at, limit, |s| s.planted > 0.0);
         }
         let at = if at.is_finite() {
             at.clamp(-limit, limit)
@@ -616,6 +613,46 @@ impl Gait {
         } else {
             1.0
         };
+    }
+
+    /// Moves each flying foot's goal sideways, away from the body, where the fitted hips
+    /// leave it nearer its hip than the leg can fold at all: a leg that cannot fold (one
+    /// bone, or nearly straight) clears the ground under its hip only by swinging wide, as
+    /// a stiff leg circles out. The planted feet decide how high the hips may rise (see
+    /// `fit_hips_to_reach`); asked nearer, the IK would push such a foot out along the line
+    /// from its hip, down through the ground. The goal keeps its height and its way
+    /// forward, on the sphere the leg reaches; the shift grows from nothing as the goal
+    /// comes inside it, so a foot that lifts off or lands within reach does not jump.
+    fn swing_wide(&self, goals: &mut Goals, root: Vec3, hip_at: impl Fn(Vec3) -> Vec3) {
+        let turn = Quat::from_rotation_x(self.sway.x) * Quat::from_rotation_z(self.sway.y);
+        for (limb, foot) in self.gear.limbs.iter().zip(&self.feet) {
+            let fold = limb.fold_min;
+            if foot.phase != FootPhase::Flight || fold <= 0.0 {
+                continue;
+            }
+            let Some((centre, _)) = goals.position(limb.foot) else {
+                continue;
+            };
+            let rotation = goals
+                .rotation(limb.foot)
+                .map_or(limb.rest_rotation, |(r, _)| r);
+            let hip = root + turn * (hip_at(limb.attach) - root) - Vec3::Y * self.drop;
+            let to = centre + rotation * limb.reach_local - hip;
+            let across = fold * fold - to.y * to.y - to.z * to.z;
+            if to.length_squared() >= fold * fold || across <= 0.0 {
+                continue;
+            }
+            // Outward: the side the foot rests on, from the body's midline.
+            let side = if limb.home.x - root.x < 0.0 {
+                -1.0
+            } else {
+                1.0
+            };
+            let x = side * across.sqrt();
+            if (x - to.x) * side > 0.0 {
+                goals.set_position(limb.foot, centre + Vec3::X * (x - to.x), 1.0);
+            }
+        }
     }
 
     /// The most the hips may drop (or rise).
@@ -723,6 +760,32 @@ impl Gait {
             * Quat::from_rotation_z((-0.15 * speed.x).clamp(-0.35, 0.35));
         apply_to_root(creature, goals, Vec3::Y * bob, tilt, &self.gear.riders);
     }
+}
+
+/// Dykstra's alternating projections from `start` onto the ranges `chosen` picks and the
+/// box `±limit`: the nearest point of their intersection when there is one, a compromise
+/// leaning to the last projected when there is none.
+fn dykstra(slabs: &mut [Slab], start: Vec3, limit: Vec3, chosen: impl Fn(&Slab) -> bool) -> Vec3 {
+    let mut at = start;
+    let held = |slabs: &[Slab], at: Vec3| slabs.iter().all(|s| !chosen(s) || s.holds(at));
+    if held(slabs, at) {
+        return at;
+    }
+    let mut box_increment = Vec3::ZERO;
+    for _ in 0..FIT_PASSES {
+        for slab in slabs.iter_mut().filter(|s| chosen(s)) {
+            let moved = slab.project(at + slab.increment);
+            slab.increment += at - moved;
+            at = moved;
+        }
+        let moved = (at + box_increment).clamp(-limit, limit);
+        box_increment += at - moved;
+        at = moved;
+        if held(slabs, at) {
+            break;
+        }
+    }
+    at
 }
 
 /// Moves and turns the root by the body motion, on top of whatever a clip asks of it, and
