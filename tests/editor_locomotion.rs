@@ -207,3 +207,83 @@ fn a_clip_edit_reaches_the_walkers() {
         "muting did not reach the walking biped: {waving} then {muted}"
     );
 }
+
+/// A gait style and a slope picked in the panel reach every walker: the creatures trot up
+/// the slope along their path, their planted feet marked on the slope itself and the slope
+/// drawn around them.
+#[test]
+fn a_style_and_a_slope_picked_in_the_panel_reach_every_walker() {
+    use anymorph::editor::panels::locomotion::{GAIT, GROUND, SLOPE};
+    let mut h = editor();
+    walk_at(&mut h, "1");
+    h.get_by_label(WalkView::Path.label()).click();
+    h.run();
+    h.get_by_label(GAIT).click();
+    h.run();
+    h.get_by_label("trot").click();
+    h.run();
+    h.get_by_label(GROUND).click();
+    h.run();
+    h.get_by_label("Slope").click();
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, SLOPE).focus();
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, SLOPE)
+        .type_text("12");
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    let prefs = h.state().preferences().locomotion.clone();
+    assert_eq!(prefs.gait, "trot");
+    assert_eq!(
+        prefs.terrain(),
+        anymorph::runtime::terrain::Terrain::Slope { degrees: 12.0 }
+    );
+    assert!(!h.state().history().is_dirty());
+
+    h.key_press(Key::Space);
+    h.run_steps(30);
+    let rise = 12f32.to_radians().tan();
+    let mut marks = 0;
+    for (entry, p) in h
+        .state()
+        .document()
+        .roster
+        .iter()
+        .zip(&h.state().preview().creatures)
+    {
+        let name = entry.creature.name();
+        let walker = p.walker.as_ref().expect("every creature walks");
+        let styles: Vec<&str> = walker
+            .character()
+            .gait_layers()
+            .iter()
+            .map(|l| l.style.name.as_str())
+            .collect();
+        assert_eq!(styles, ["trot"], "{name}");
+        assert!(!p.ground_lines.is_empty(), "{name}: no slope drawn");
+        // The path view shows the walk's own world from the slot: a mark is on the slope
+        // when its height is the slope's rise over its distance up it.
+        for m in &p.planted_feet {
+            assert!(
+                (m.at.y - rise * m.at.z).abs() < 1e-3,
+                "{name}: a foot mark off the slope at {}",
+                m.at
+            );
+            marks += 1;
+        }
+    }
+    assert!(marks > 0, "no foot on the slope");
+    let biped = creature_index(&h, "biped");
+    let root = h.state().document().roster[biped].creature.root();
+    let climbed = h.state().preview().creatures[biped].pose[root].position;
+    let rest = h.state().document().roster[biped]
+        .creature
+        .body(root)
+        .position;
+    assert!(
+        climbed.y - rest.y > 0.05,
+        "the biped walked {} m up the slope without rising",
+        climbed.z - rest.z
+    );
+}

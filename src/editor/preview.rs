@@ -55,6 +55,9 @@ pub struct CreaturePreview {
     pub planted_feet: Vec<FootMark>,
     /// While walking: where feet stood before, oldest first, display space.
     pub footprints: Vec<FootMark>,
+    /// While walking on ground that is not flat: the ground around the creature as line
+    /// segments, display space.
+    pub ground_lines: Vec<[Vec3; 2]>,
 }
 
 impl CreaturePreview {
@@ -91,6 +94,7 @@ impl CreaturePreview {
         self.display_from_character = BodyPose::IDENTITY;
         self.planted_feet.clear();
         self.footprints.clear();
+        self.ground_lines.clear();
         if self.pipeline.is_none() {
             self.pose = rest_pose(creature);
         }
@@ -219,6 +223,7 @@ impl Preview {
                     display_from_character: BodyPose::IDENTITY,
                     planted_feet: Vec::new(),
                     footprints: Vec::new(),
+                    ground_lines: Vec::new(),
                 }
             })
             .collect();
@@ -321,6 +326,7 @@ impl Preview {
             p.display_from_character = walker.display_from_character(settings.view);
             p.planted_feet = walker.planted_feet(settings.view);
             p.footprints = walker.footprints(settings.view);
+            p.ground_lines = walker.ground_lines(settings.view);
         }
         if let Some(w) = &mut self.walking {
             w.clock_secs = clock_secs;
@@ -505,4 +511,40 @@ fn trace_channel(
 fn with_ik_debug(mut pipeline: Pipeline) -> Pipeline {
     pipeline.record_ik_debug(true);
     pipeline
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn playback_walks_on_and_a_jump_starts_the_walk_again() {
+        let looping = Some((2.0, true));
+        let dt = 1.0 / 60.0;
+        for view in [WalkView::Treadmill, WalkView::Path] {
+            // Playback and the next frame walk on; a jump back or far starts over.
+            assert_eq!(walk_step(0.5, 0.5 + dt, dt, looping, view), Some(dt));
+            let step = walk_step(0.5, 0.5 + 1.0 / 30.0, 0.0, looping, view);
+            assert!(
+                step.is_some_and(|s| (s - 1.0 / 30.0).abs() < 1e-6),
+                "{step:?}"
+            );
+            assert_eq!(walk_step(0.5, 0.2, 0.0, looping, view), None);
+            assert_eq!(walk_step(0.5, 1.5, 0.0, looping, view), None);
+            // Paused and still: nothing to walk.
+            assert_eq!(walk_step(0.5, 0.5, 0.0, looping, view), Some(0.0));
+        }
+        // The clip starting over: the treadmill walks on through a looping clip; the path
+        // starts over from the slot, and so does a one-shot (the player holds its end).
+        let wrapped = 1.99 + dt - 2.0;
+        assert_eq!(
+            walk_step(1.99, wrapped, dt, looping, WalkView::Treadmill),
+            Some(dt)
+        );
+        assert_eq!(walk_step(1.99, wrapped, dt, looping, WalkView::Path), None);
+        assert_eq!(
+            walk_step(1.99, wrapped, dt, Some((2.0, false)), WalkView::Treadmill),
+            None
+        );
+    }
 }

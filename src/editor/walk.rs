@@ -334,6 +334,39 @@ impl Walker {
             .collect()
     }
 
+    /// The ground around the creature as lines in display space, where it is not flat (the
+    /// viewport's grid is the flat ground): a patch of `cells` × `cells` squares of world
+    /// coordinates, so on the treadmill it slides under the creature as the world does.
+    pub fn ground_lines(&self, view: WalkView) -> Vec<[Vec3; 2]> {
+        let terrain = *self.character.terrain();
+        if terrain == Terrain::Flat {
+            return Vec::new();
+        }
+        const CELLS: i32 = 6;
+        const STEPS_PER_CELL: i32 = 4;
+        let size = self.character.creature().size().max(0.1);
+        let cell = size / 3.0;
+        let centre = self.character.world_from_character().position;
+        let (x0, z0) = ((centre.x / cell).round(), (centre.z / cell).round());
+        let to_display = self.display_from_world(view);
+        let at = |x: f32, z: f32| to_display(Vec3::new(x, terrain.height(x, z), z));
+        let half = CELLS / 2;
+        let mut lines = Vec::new();
+        for k in -half..=half {
+            for step in -half * STEPS_PER_CELL..half * STEPS_PER_CELL {
+                let a = step as f32 / STEPS_PER_CELL as f32;
+                let b = (step + 1) as f32 / STEPS_PER_CELL as f32;
+                let line = (z0 + k as f32) * cell;
+                let across = |t: f32| (x0 + t) * cell;
+                lines.push([at(across(a), line), at(across(b), line)]);
+                let line = (x0 + k as f32) * cell;
+                let along = |t: f32| (z0 + t) * cell;
+                lines.push([at(line, along(a)), at(line, along(b))]);
+            }
+        }
+        lines
+    }
+
     /// Per gait foot, its mark in world space when it stands on the ground. A foot counts
     /// when the gait has it in stance and it rests at its ground height: a foot a clip
     /// owns is in stance for the gait wherever the clip holds it, and held up it is not

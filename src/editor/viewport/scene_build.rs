@@ -438,6 +438,7 @@ fn add_curves(overlay: &mut Vec<LineSegment>, preview: &CreaturePreview) {
 }
 
 const FOOT_PLANTED: (u8, u8, u8) = (70, 225, 245);
+const TERRAIN: (u8, u8, u8) = (150, 170, 120);
 const FOOTPRINT: (u8, u8, u8) = (40, 150, 190);
 
 /// Where a walking creature's feet stand: a ring on the ground under each planted foot, and
@@ -445,6 +446,15 @@ const FOOTPRINT: (u8, u8, u8) = (40, 150, 190);
 /// back). Depth-tested, so a body in front hides them.
 fn add_foot_marks(lines: &mut Vec<LineSegment>, preview: &CreaturePreview) {
     const SEGMENTS: usize = 16;
+    // A slope or waves: the ground the feet stand on, where the flat grid is not.
+    for [a, b] in &preview.ground_lines {
+        lines.push(LineSegment::new(
+            preview.offset + *a,
+            preview.offset + *b,
+            rgba(TERRAIN, 0.55),
+            1.5,
+        ));
+    }
     let lift = |m: &FootMark| m.normal * (0.004 + 0.01 * m.size);
     for m in &preview.planted_feet {
         let centre = preview.offset + m.at + lift(m);
@@ -533,6 +543,7 @@ mod tests {
             display_from_character: BodyPose::IDENTITY,
             planted_feet: Vec::new(),
             footprints: Vec::new(),
+            ground_lines: Vec::new(),
         }
     }
 
