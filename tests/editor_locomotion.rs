@@ -287,3 +287,89 @@ fn a_style_and_a_slope_picked_in_the_panel_reach_every_walker() {
         climbed.z - rest.z
     );
 }
+
+/// The paper's composition, as the animator sees it: a clip channel that owns a foot
+/// overrides the gait. The quadruped waves a front foot (wave_foot) while walking: that foot
+/// goes up as the clip says and is not marked on the ground, while its other feet step.
+#[test]
+fn a_foot_the_clip_owns_waves_over_the_walk_and_is_not_marked_planted() {
+    use anymorph::editor::viewport::scene_build::moved_bodies;
+    let mut h = editor();
+    let clips = &h.state().document().clips;
+    let at = |name: &str| clips.iter().position(|c| c.name == name).unwrap();
+    // wave_foot comes some clips after wave in the sample project: PageDown steps to it.
+    for _ in 0..at("wave_foot") - at("wave") {
+        h.key_press(Key::PageDown);
+    }
+    h.run();
+    assert_eq!(h.state().document().clip().unwrap().name, "wave_foot");
+    let quadruped = creature_index(&h, "quadruped");
+    // Standing, at 0.75 s: how high the clip alone lifts the foot.
+    for _ in 0..23 {
+        h.key_press(Key::ArrowRight);
+    }
+    h.run();
+    let standing = {
+        let p = &h.state().preview().creatures[quadruped];
+        let variant = h.state().document().roster[quadruped].variant;
+        p.pose[moved_bodies(p, variant, Some(0))[0]].position.y
+    };
+    h.key_press_modifiers(Modifiers::SHIFT, Key::ArrowLeft);
+    h.run();
+    walk_at(&mut h, "0.8");
+    h.key_press(Key::Escape);
+    h.run();
+    let variant = h.state().document().roster[quadruped].variant;
+    let waving = moved_bodies(&h.state().preview().creatures[quadruped], variant, Some(0));
+    assert_eq!(waving.len(), 1, "wave_foot moves one foot: {waving:?}");
+    let waving = waving[0];
+    let creature = h.state().document().roster[quadruped].creature.clone();
+    let others: Vec<usize> = creature
+        .legs()
+        .iter()
+        .map(|l| l.foot)
+        .filter(|&f| f != waving)
+        .collect();
+    let rest_height = creature.body(waving).position.y;
+    let mut highest = f32::MIN;
+    let mut other_heights: Vec<Vec<f32>> = vec![Vec::new(); others.len()];
+    // Frame by frame to 0.75 s, where the foot is highest.
+    for _ in 0..23 {
+        h.key_press(Key::ArrowRight);
+        h.run();
+        let p = &h.state().preview().creatures[quadruped];
+        assert!(p.walker.is_some());
+        let foot = p.pose[waving].position;
+        highest = highest.max(foot.y);
+        if foot.y > rest_height + 0.05 {
+            for m in &p.planted_feet {
+                let under = glam::Vec2::new(m.at.x - foot.x, m.at.z - foot.z).length();
+                assert!(
+                    under > 0.5 * m.size,
+                    "the waving foot, {} m up, is marked on the ground",
+                    foot.y - rest_height
+                );
+            }
+        }
+        for (k, &f) in others.iter().enumerate() {
+            other_heights[k].push(p.pose[f].position.y);
+        }
+    }
+    // As high as standing, give or take what the walk does to the body under it.
+    let lift = standing - rest_height;
+    assert!(lift > 0.1, "the clip alone lifts the foot {lift} m");
+    assert!(
+        (highest - standing).abs() < 0.3 * lift,
+        "walking, the clip lifted the foot to {highest}; standing, to {standing} (rest {rest_height})"
+    );
+    let stepping = other_heights
+        .iter()
+        .filter(|hs| {
+            let (lo, hi) = hs
+                .iter()
+                .fold((f32::MAX, f32::MIN), |(l, u), &y| (l.min(y), u.max(y)));
+            hi - lo > 0.02
+        })
+        .count();
+    assert!(stepping >= 2, "only {stepping} of the other feet stepped");
+}

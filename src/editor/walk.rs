@@ -456,6 +456,28 @@ mod tests {
     }
 
     #[test]
+    fn the_settings_persist_and_older_preferences_load_without_them() {
+        use crate::editor::prefs::Preferences;
+        let prefs = Preferences {
+            locomotion: LocomotionPrefs {
+                walking: true,
+                speed: 2.5,
+                gait: "trot".into(),
+                ground: GroundShape::Waves,
+                view: WalkView::Path,
+                ..LocomotionPrefs::default()
+            },
+            ..Preferences::default()
+        };
+        let text = serde_json::to_string(&prefs).unwrap();
+        let back: Preferences = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, prefs);
+        let older: Preferences = serde_json::from_str(r#"{"recent": []}"#).unwrap();
+        assert_eq!(older.locomotion, LocomotionPrefs::default());
+        assert!(!older.locomotion.walking);
+    }
+
+    #[test]
     fn an_unknown_style_falls_back_to_the_built_in_walk() {
         let prefs = LocomotionPrefs {
             gait: "moonwalk".into(),
