@@ -61,6 +61,46 @@ fn editor_reach_with_overlays() {
     snapshot_editor(&mut h, "editor_reach_overlays");
 }
 
+/// The locomotion view: every creature walking on the treadmill at 1.2 m/s, stepped frame by
+/// frame to frame 24 (the wave's hand up over the walk), planted feet ringed on the ground
+/// and the ground behind them dotted with footprints.
+#[test]
+fn editor_locomotion_on_the_treadmill() {
+    use anymorph::editor::panels::locomotion::{LOCOMOTION, SPEED};
+    use egui::accesskit::Role;
+    use egui_kittest::kittest::Queryable;
+    let mut h = editor();
+    h.get_by_label(LOCOMOTION).click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "Walk").click();
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, SPEED).focus();
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, SPEED)
+        .type_text("1.2");
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    // The field lets go of the keyboard so the arrows step the playhead.
+    h.key_press(Key::Escape);
+    h.run();
+    for _ in 0..24 {
+        h.key_press(Key::ArrowRight);
+    }
+    h.run();
+    let app = h.state();
+    assert!(app.preview().is_walking());
+    assert_eq!(app.playback().frame(30.0), 24);
+    assert!(
+        app.preview()
+            .creatures
+            .iter()
+            .any(|p| !p.planted_feet.is_empty()),
+        "no foot marked on the ground"
+    );
+    snapshot_editor(&mut h, "editor_locomotion");
+}
+
 /// The renderer alone, as the validation grid's thumbnails use it: no window, no egui.
 #[test]
 fn offscreen_shapes() {

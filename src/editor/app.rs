@@ -14,6 +14,7 @@ use crate::editor::history::{DocEdit, History};
 use crate::editor::panels::channels::ChannelPanel;
 use crate::editor::panels::help;
 use crate::editor::panels::inspector::InspectorPanel;
+use crate::editor::panels::locomotion::{LocomotionInputs, locomotion_ui};
 use crate::editor::posing::{self, ActiveBody, Dofs};
 use crate::editor::prefs::GizmoTool;
 use crate::editor::recovery;
@@ -29,6 +30,7 @@ use crate::editor::playback::Playback;
 use crate::editor::prefs::Preferences;
 use crate::editor::preview::Preview;
 use crate::editor::viewport::{self, FrameRequest, ViewportInputs, ViewportPanel};
+use crate::editor::walk::WalkView;
 use crate::runtime::pipeline::clip_local_time;
 use crate::runtime::pose::BodyPose;
 use crate::runtime::query::ContextQuery;
@@ -358,6 +360,11 @@ impl AnymorphApp {
     /// Where the gizmo sits: the active body's goal now, world space.
     fn gizmo_target(&self) -> Option<GizmoTarget> {
         if self.playback.playing {
+            return None;
+        }
+        // Walking the path, the body is shown where the walk took it, away from the slot
+        // the gizmo's pose is keyed in; on the treadmill the slot is the creature's frame.
+        if self.preview.is_walking() && self.prefs.locomotion.view == WalkView::Path {
             return None;
         }
         let active = self.active_body()?;
@@ -1008,6 +1015,7 @@ impl ToggleState for AnymorphApp {
             Command::ToggleRosterPanel => p.roster,
             Command::ToggleTimelinePanel => p.timeline,
             Command::ToggleLoop => self.prefs.playback.looping,
+            Command::ToggleWalk => self.prefs.locomotion.walking,
             Command::TogglePlay => self.playback.playing,
             Command::ToggleAutoKey => self.prefs.posing.auto_key,
             Command::TranslateTool => self.prefs.posing.tool == GizmoTool::Translate,
@@ -1067,8 +1075,14 @@ impl eframe::App for AnymorphApp {
         for problem in self.meshes.sync(&self.doc) {
             self.message = Some((problem, Severity::Error));
         }
-        self.preview
-            .evaluate(&self.doc, self.playback.time_secs, clip_dt);
+        if self.prefs.locomotion.walking {
+            let settings = self.prefs.locomotion.settings(&self.doc.gaits);
+            self.preview
+                .walk(&self.doc, &settings, self.playback.time_secs, clip_dt);
+        } else {
+            self.preview
+                .evaluate(&self.doc, self.playback.time_secs, clip_dt);
+        }
         if self.prefs.overlays.curve {
             self.preview.trace_curves(&self.doc, self.active_channel);
         }
@@ -1182,6 +1196,16 @@ impl eframe::App for AnymorphApp {
                 .default_size(270.0)
                 .size_range(180.0..=520.0)
                 .show(ui, |ui| {
+                    locomotion_ui(
+                        ui,
+                        &LocomotionInputs {
+                            prefs: &self.prefs.locomotion,
+                            gaits: &self.doc.gaits,
+                            preview: &self.preview,
+                        },
+                        &mut self.commands,
+                    );
+                    ui.separator();
                     self.roster.ui(
                         ui,
                         &self.doc,

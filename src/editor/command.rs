@@ -71,6 +71,8 @@ pub enum Command {
     GoToStart,
     GoToEnd,
     ToggleLoop,
+    /// Every previewed creature walks (the Locomotion panel's settings) or stands.
+    ToggleWalk,
     NextClip,
     PreviousClip,
     // Help
@@ -159,6 +161,8 @@ pub enum Command {
     Select(Option<Selection>),
     SetTime(f32),
     SetSpeed(f32),
+    /// The Locomotion panel's settings (a view setting: not an edit of the project).
+    SetLocomotion(Box<crate::editor::walk::LocomotionPrefs>),
     /// External target 0 in character space; one drag is one undo step.
     SetTarget {
         at: glam::Vec3,
@@ -244,6 +248,7 @@ impl Command {
         Command::GoToStart,
         Command::GoToEnd,
         Command::ToggleLoop,
+        Command::ToggleWalk,
         Command::PreviousClip,
         Command::NextClip,
         Command::ShowShortcuts,
@@ -312,6 +317,7 @@ impl Command {
             Command::GoToStart => "Go to Start",
             Command::GoToEnd => "Go to End",
             Command::ToggleLoop => "Loop Playback",
+            Command::ToggleWalk => "Walk",
             Command::NextClip => "Next Clip",
             Command::PreviousClip => "Previous Clip",
             Command::ShowShortcuts => "Keyboard Shortcuts",
@@ -343,6 +349,7 @@ impl Command {
             Command::Select(_) => "Select",
             Command::SetTime(_) => "Set Time",
             Command::SetSpeed(_) => "Set Playback Speed",
+            Command::SetLocomotion(_) => "Set Locomotion",
             Command::SetTarget { .. } => "Move Target",
         }
     }
@@ -430,6 +437,9 @@ impl Command {
             Command::GoToStart => "Jump to the clip's first frame",
             Command::GoToEnd => "Jump to the clip's last frame",
             Command::ToggleLoop => "Start over at the end instead of stopping",
+            Command::ToggleWalk => {
+                "Every creature walks with the Locomotion panel's speed, turn, gait style and ground, the clip played over the walk"
+            }
             Command::NextClip => "Preview the next clip of the project",
             Command::PreviousClip => "Preview the previous clip of the project",
             Command::ShowShortcuts => "List every command with its shortcut",
@@ -478,6 +488,7 @@ impl Command {
             Command::StepBack => key(Key::ArrowLeft),
             Command::GoToStart => with(Modifiers::SHIFT, Key::ArrowLeft),
             Command::GoToEnd => with(Modifiers::SHIFT, Key::ArrowRight),
+            Command::ToggleWalk => with(Modifiers::ALT, Key::W),
             Command::NextClip => key(Key::PageDown),
             Command::PreviousClip => key(Key::PageUp),
             Command::ShowShortcuts => key(Key::F1),
@@ -551,6 +562,7 @@ impl Command {
             | C::GoToStart
             | C::GoToEnd
             | C::ToggleLoop
+            | C::ToggleWalk
             | C::NextClip
             | C::PreviousClip => Menu::Playback,
             C::ShowShortcuts | C::ShowAbout => Menu::Help,

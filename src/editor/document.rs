@@ -11,8 +11,10 @@ use crate::io::{
 use crate::runtime::action::ActionDef;
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
+use crate::runtime::gait::GaitStyle;
 use glam::Vec3;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One creature in the preview.
 #[derive(Clone, Debug)]
@@ -75,6 +77,9 @@ pub struct Document {
     pub external_targets: Vec<Vec3>,
     /// The project's own targets, for "Reset Target".
     pub project_targets: Vec<Vec3>,
+    /// The project's gait styles as loaded (`project.gaits`), for the preview's walk. Not
+    /// edited here: a save leaves their files alone.
+    pub gaits: Vec<Arc<GaitStyle>>,
     pub revisions: Revisions,
     /// A pose the animator moved the active body to but has not keyed (auto-key off): the
     /// active clip with that key, shown until keyed or dropped. Not saved, not undone.
@@ -121,6 +126,7 @@ impl Document {
             roster,
             external_targets: loaded.project.external_targets.clone(),
             project_targets: loaded.project.external_targets,
+            gaits: loaded.gaits.into_iter().map(Arc::new).collect(),
             revisions: Revisions::default(),
             pending: None,
             solo: None,
@@ -144,6 +150,7 @@ impl Document {
             roster,
             external_targets: Vec::new(),
             project_targets: Vec::new(),
+            gaits: Vec::new(),
             revisions: Revisions::default(),
             pending: None,
             solo: None,

@@ -22,6 +22,7 @@ pub mod prefs;
 pub mod preview;
 pub mod recovery;
 pub mod viewport;
+pub mod walk;
 
 pub use app::{AnymorphApp, AppOptions, RECOVER};
 pub use bench::{BenchRecorder, BenchReport};

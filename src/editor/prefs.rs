@@ -1,4 +1,5 @@
-//! What persists between runs (eframe storage): overlays, panels and playback settings.
+//! What persists between runs (eframe storage): overlays, panels, playback and locomotion
+//! settings.
 //! Panel sizes persist through egui's own memory.
 
 use crate::editor::playback::PlaybackPrefs;
@@ -77,6 +78,8 @@ pub struct Preferences {
     pub posing: PosingPrefs,
     /// Projects opened or saved, most recent first.
     pub recent: Vec<std::path::PathBuf>,
+    /// The Locomotion panel: whether and how the previewed creatures walk.
+    pub locomotion: crate::editor::walk::LocomotionPrefs,
 }
 
 /// How many recent projects File → Open Recent lists.

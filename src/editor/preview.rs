@@ -1,16 +1,23 @@
 //! The live preview: one runtime [`Pipeline`] per creature, rebuilt when the clip, the roster
-//! or a variant changes and run every frame. The editor only calls the runtime (DESIGN.md's
-//! one-pipeline rule); it never computes a pose itself.
+//! or a variant changes and run every frame. While the creatures walk (the Locomotion panel),
+//! each runs through the runtime's player instead ([`Walker`]), the clip laid over its gait.
+//! The editor only calls the runtime (DESIGN.md's one-pipeline rule); it never computes a
+//! pose itself.
 
 use crate::editor::document::{Document, Revisions};
 use crate::editor::layout;
+use crate::editor::walk::{FootMark, WalkSettings, WalkView, Walker};
 use crate::runtime::bind::{Binding, bind};
 use crate::runtime::clip::Clip;
 use crate::runtime::creature::{BodyId, Creature};
-use crate::runtime::eval::{EvalInput, StageTimes};
+use crate::runtime::eval::{EvalInput, Goals, StageTimes};
+use crate::runtime::gait::GaitStyle;
+use crate::runtime::ik::IkDebug;
 use crate::runtime::pipeline::{Pipeline, clip_local_time};
 use crate::runtime::pose::BodyPose;
+use crate::runtime::terrain::Terrain;
 use glam::Vec3;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Samples per second of clip when tracing a channel's curve in space.
@@ -33,16 +40,64 @@ pub struct CreaturePreview {
     pub binding: Binding,
     /// `None` when the clip does not bind (the creature stands at rest).
     pub pipeline: Option<Pipeline>,
-    /// Character space, one per body.
+    /// One per body, in display space: character space, moved by `display_from_character`
+    /// while walking in the path view.
     pub pose: Vec<BodyPose>,
-    /// World = character + offset.
+    /// World = display + offset: the creature's slot.
     pub offset: Vec3,
     pub curves: Vec<CurveTrace>,
+    /// While the creatures walk: this creature in the runtime's player.
+    pub walker: Option<Walker>,
+    /// Where character space is shown in the slot: identity unless walking in the path
+    /// view. Goals, IK particles and curves (character space) are drawn through it.
+    pub display_from_character: BodyPose,
+    /// While walking: the feet on the ground now, display space.
+    pub planted_feet: Vec<FootMark>,
+    /// While walking: where feet stood before, oldest first, display space.
+    pub footprints: Vec<FootMark>,
+    /// While walking on ground that is not flat: the ground around the creature as line
+    /// segments, display space.
+    pub ground_lines: Vec<[Vec3; 2]>,
 }
 
 impl CreaturePreview {
     pub fn binds(&self) -> bool {
         self.binding.binds()
+    }
+
+    /// Where a point of character space is drawn, world space.
+    pub fn to_world(&self, in_character: Vec3) -> Vec3 {
+        let d = self.display_from_character;
+        self.offset + d.position + d.rotation * in_character
+    }
+
+    /// The goals of the pose shown: the player's (clip and gait) while walking, else the
+    /// pipeline's.
+    pub fn goals(&self) -> Option<&Goals> {
+        match &self.walker {
+            Some(w) => Some(w.character().goals()),
+            None => self.pipeline.as_ref().map(Pipeline::goals),
+        }
+    }
+
+    /// The solver's record of the pose shown.
+    pub fn ik_debug(&self) -> Option<&IkDebug> {
+        match &self.walker {
+            Some(w) => Some(w.character().ik_debug()),
+            None => self.pipeline.as_ref().map(Pipeline::ik_debug),
+        }
+    }
+
+    /// Back to the pipeline's way of showing the creature (not walking).
+    fn stop_walking(&mut self, creature: &Creature) {
+        self.walker = None;
+        self.display_from_character = BodyPose::IDENTITY;
+        self.planted_feet.clear();
+        self.footprints.clear();
+        self.ground_lines.clear();
+        if self.pipeline.is_none() {
+            self.pose = rest_pose(creature);
+        }
     }
 }
 
@@ -66,12 +121,47 @@ struct BuiltFrom {
     active_channel: Option<usize>,
 }
 
+/// What the walkers were started from: a change to any of it starts them again.
+#[derive(Clone, Debug)]
+struct WalkKey {
+    clip: u64,
+    roster: u64,
+    variants: u64,
+    gait: Arc<GaitStyle>,
+    terrain: Terrain,
+    view: WalkView,
+}
+
+impl PartialEq for WalkKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.clip == other.clip
+            && self.roster == other.roster
+            && self.variants == other.variants
+            && Arc::ptr_eq(&self.gait, &other.gait)
+            && self.terrain == other.terrain
+            && self.view == other.view
+    }
+}
+
+/// The walk in progress.
+#[derive(Clone, Debug)]
+struct Walking {
+    key: WalkKey,
+    /// The playhead last frame, to tell playback from a jump.
+    clock_secs: f32,
+    /// What the players share, kept across restarts (the runtime caches bindings and leg
+    /// analyses per `Arc`).
+    creatures: Vec<Arc<Creature>>,
+    clip: Option<Arc<crate::runtime::clip::Clip>>,
+}
+
 /// Every creature's preview, in roster order.
 #[derive(Debug, Default)]
 pub struct Preview {
     pub creatures: Vec<CreaturePreview>,
     built: Option<BuiltFrom>,
     traced: Option<BuiltFrom>,
+    walking: Option<Walking>,
     pub times: PreviewTimes,
 }
 
@@ -129,6 +219,11 @@ impl Preview {
                     pose: rest_pose(&entry.creature),
                     offset,
                     curves: Vec::new(),
+                    walker: None,
+                    display_from_character: BodyPose::IDENTITY,
+                    planted_feet: Vec::new(),
+                    footprints: Vec::new(),
+                    ground_lines: Vec::new(),
                 }
             })
             .collect();
@@ -159,6 +254,11 @@ impl Preview {
 
     /// Runs every creature's pipeline at `clock_secs` on the playback clock.
     pub fn evaluate(&mut self, doc: &Document, clock_secs: f32, dt_secs: f32) {
+        if self.walking.take().is_some() {
+            for (p, entry) in self.creatures.iter_mut().zip(&doc.roster) {
+                p.stop_walking(&entry.creature);
+            }
+        }
         let Some(clip) = doc.shown_clip() else {
             return;
         };
@@ -179,6 +279,105 @@ impl Preview {
         }
         self.times.evaluate_us = start.elapsed().as_secs_f32() * 1e6;
         self.times.stages = stages;
+    }
+
+    /// Walks every creature `dt_secs` further through the runtime's player, the shown clip
+    /// laid over the gait, and shows each in its slot as `settings.view` says.
+    ///
+    /// The players are started again, at the playhead, whenever what they play changed (the
+    /// clip, an edit to it, the roster, a variant, the style, the ground, the view) or the
+    /// playhead jumped (a scrub, a step, a clip change): a player's state is the walk so far,
+    /// which no edit can be applied to in place, and starting over costs one frame where a
+    /// game would cross-fade. In the path view the walk also starts over when the clip
+    /// does, so the path shown is the one of one play of the clip, from the slot.
+    pub fn walk(&mut self, doc: &Document, settings: &WalkSettings, clock_secs: f32, dt_secs: f32) {
+        let key = WalkKey {
+            clip: doc.revisions.clip,
+            roster: doc.revisions.roster,
+            variants: doc.revisions.variants,
+            gait: Arc::clone(&settings.gait),
+            terrain: settings.terrain,
+            view: settings.view,
+        };
+        let clip = doc.shown_clip().map(|c| (c.duration_secs, c.looping));
+        let step = match &self.walking {
+            Some(w) if w.key == key && self.creatures.iter().all(|p| p.walker.is_some()) => {
+                walk_step(w.clock_secs, clock_secs, dt_secs, clip, settings.view)
+            }
+            _ => None,
+        };
+        let start = Instant::now();
+        let dt = match step {
+            Some(dt) => dt,
+            None => {
+                self.start_walking(doc, key, settings, clock_secs);
+                // The player starts at the playhead; it has not walked yet.
+                0.0
+            }
+        };
+        let mut stages = StageTimes::default();
+        let targets = doc.shown_targets();
+        for p in &mut self.creatures {
+            let Some(walker) = &mut p.walker else {
+                continue;
+            };
+            walker.update(settings, targets, dt, &mut stages);
+            walker.display_pose(settings.view, &mut p.pose);
+            p.display_from_character = walker.display_from_character(settings.view);
+            p.planted_feet = walker.planted_feet(settings.view);
+            p.footprints = walker.footprints(settings.view);
+            p.ground_lines = walker.ground_lines(settings.view);
+        }
+        if let Some(w) = &mut self.walking {
+            w.clock_secs = clock_secs;
+        }
+        self.times.evaluate_us = start.elapsed().as_secs_f32() * 1e6;
+        self.times.stages = stages;
+    }
+
+    fn start_walking(
+        &mut self,
+        doc: &Document,
+        key: WalkKey,
+        settings: &WalkSettings,
+        clock_secs: f32,
+    ) {
+        let previous = self.walking.take();
+        // The shared `Arc`s outlive restarts of the same clip and roster.
+        let creatures = match &previous {
+            Some(w) if w.key.roster == key.roster && w.creatures.len() == doc.roster.len() => {
+                w.creatures.clone()
+            }
+            _ => doc
+                .roster
+                .iter()
+                .map(|e| Arc::new(e.creature.clone()))
+                .collect(),
+        };
+        let clip = match previous {
+            Some(w) if w.key.clip == key.clip => w.clip,
+            _ => doc.shown_clip().cloned().map(Arc::new),
+        };
+        for ((p, entry), creature) in self.creatures.iter_mut().zip(&doc.roster).zip(&creatures) {
+            p.walker = Some(Walker::new(
+                Arc::clone(creature),
+                clip.as_ref(),
+                entry.variant,
+                settings,
+                clock_secs,
+            ));
+        }
+        self.walking = Some(Walking {
+            key,
+            clock_secs,
+            creatures,
+            clip,
+        });
+    }
+
+    /// Whether the creatures are walking (the last frame ran [`Preview::walk`]).
+    pub fn is_walking(&self) -> bool {
+        self.walking.is_some()
     }
 
     /// Traces the active channel's curve on every creature when it went stale: its
@@ -212,6 +411,33 @@ pub fn rest_pose(creature: &Creature) -> Vec<BodyPose> {
         .iter()
         .map(|b| BodyPose::new(b.position, b.rotation))
         .collect()
+}
+
+/// How far the walk goes for the playhead's move from `before` to `now` (`dt_secs` of
+/// playback), or `None` to start it over: the playhead jumped back or far, or the clip
+/// (duration, looping) started over where the player would not (a one-shot holds its end)
+/// or the path view wants to. A short step forward (the next frame, a scrub forward) walks
+/// on, so stepping through a walk frame by frame shows it.
+fn walk_step(
+    before: f32,
+    now: f32,
+    dt_secs: f32,
+    clip: Option<(f32, bool)>,
+    view: WalkView,
+) -> Option<f32> {
+    const SAME: f32 = 1e-3;
+    const LONGEST_STEP_SECS: f32 = 0.25;
+    let expected = before + dt_secs;
+    if (now - expected).abs() <= SAME {
+        return Some(dt_secs);
+    }
+    if let Some((duration, looping)) = clip
+        && (now - (expected - duration)).abs() <= SAME
+    {
+        return (view == WalkView::Treadmill && looping).then_some(dt_secs);
+    }
+    let moved = now - before;
+    (moved > 0.0 && moved <= LONGEST_STEP_SECS).then_some(moved)
 }
 
 /// Runs a copy of `pipeline` over the clip and records the goal of every body the channel
@@ -285,4 +511,40 @@ fn trace_channel(
 fn with_ik_debug(mut pipeline: Pipeline) -> Pipeline {
     pipeline.record_ik_debug(true);
     pipeline
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn playback_walks_on_and_a_jump_starts_the_walk_again() {
+        let looping = Some((2.0, true));
+        let dt = 1.0 / 60.0;
+        for view in [WalkView::Treadmill, WalkView::Path] {
+            // Playback and the next frame walk on; a jump back or far starts over.
+            assert_eq!(walk_step(0.5, 0.5 + dt, dt, looping, view), Some(dt));
+            let step = walk_step(0.5, 0.5 + 1.0 / 30.0, 0.0, looping, view);
+            assert!(
+                step.is_some_and(|s| (s - 1.0 / 30.0).abs() < 1e-6),
+                "{step:?}"
+            );
+            assert_eq!(walk_step(0.5, 0.2, 0.0, looping, view), None);
+            assert_eq!(walk_step(0.5, 1.5, 0.0, looping, view), None);
+            // Paused and still: nothing to walk.
+            assert_eq!(walk_step(0.5, 0.5, 0.0, looping, view), Some(0.0));
+        }
+        // The clip starting over: the treadmill walks on through a looping clip; the path
+        // starts over from the slot, and so does a one-shot (the player holds its end).
+        let wrapped = 1.99 + dt - 2.0;
+        assert_eq!(
+            walk_step(1.99, wrapped, dt, looping, WalkView::Treadmill),
+            Some(dt)
+        );
+        assert_eq!(walk_step(1.99, wrapped, dt, looping, WalkView::Path), None);
+        assert_eq!(
+            walk_step(1.99, wrapped, dt, Some((2.0, false)), WalkView::Treadmill),
+            None
+        );
+    }
 }

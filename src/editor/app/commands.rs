@@ -109,6 +109,8 @@ impl AnymorphApp {
             Command::GoToStart => self.playback.set_time(0.0, duration),
             Command::GoToEnd => self.playback.set_time(duration, duration),
             Command::ToggleLoop => self.prefs.playback.looping ^= true,
+            Command::ToggleWalk => self.prefs.locomotion.walking ^= true,
+            Command::SetLocomotion(settings) => self.prefs.locomotion = *settings,
             Command::SetSpeed(s) => {
                 if s.is_finite() && s > 0.0 {
                     self.prefs.playback.speed = s;

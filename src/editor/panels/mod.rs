@@ -11,6 +11,7 @@ pub mod dope_sheet;
 pub mod help;
 pub mod inspector;
 pub mod key_edit;
+pub mod locomotion;
 pub mod menu_bar;
 pub mod output;
 pub mod roster;

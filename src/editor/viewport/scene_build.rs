@@ -5,6 +5,7 @@ use crate::editor::command::Selection;
 use crate::editor::document::Document;
 use crate::editor::prefs::Overlays;
 use crate::editor::preview::{CreaturePreview, Preview};
+use crate::editor::walk::FootMark;
 use crate::io::gltf::SkinnedMesh;
 use crate::render::{
     BodyInstance, Ground, LineSegment, Rgba, Scene, SkinnedInstance, rgba_from_srgb8,
@@ -184,10 +185,11 @@ pub fn build(inputs: &SceneInputs<'_>, camera: crate::render::Camera) -> BuiltSc
                 .iter()
                 .map(|p| p.position.y)
                 .fold(rest.max.y, f32::max);
+            // Over the creature where it walked to (the path view), at its posed top.
+            let over = preview.to_world(rest.center());
             out.labels.push(Label {
                 creature: ci,
-                anchor: Vec3::new(rest.center().x, posed_top, rest.center().z)
-                    + preview.offset
+                anchor: Vec3::new(over.x, posed_top + preview.offset.y, over.z)
                     + Vec3::Y * (0.08 * creature.size()).max(0.05),
                 text: creature.name().to_string(),
                 binds: preview.binds(),
@@ -197,8 +199,16 @@ pub fn build(inputs: &SceneInputs<'_>, camera: crate::render::Camera) -> BuiltSc
     if show_target {
         add_target_handles(&mut out, inputs.target_hovered);
     }
+    let mut ground_under = out.rest_bounds;
+    for (entry, preview) in inputs.doc.roster.iter().zip(&inputs.preview.creatures) {
+        add_foot_marks(&mut out.scene.lines, preview);
+        if preview.display_from_character != BodyPose::IDENTITY {
+            // Walking the path, a creature leaves its slot: the ground goes with it.
+            ground_under = ground_under.union(posed_bounds(&entry.creature, preview, None));
+        }
+    }
     if inputs.overlays.ground {
-        out.scene.ground = Some(Ground::around(out.rest_bounds, 0.0));
+        out.scene.ground = Some(Ground::around(ground_under, 0.0));
     }
     out.scene.contact_shadows = inputs.overlays.ground;
     out
@@ -326,18 +336,18 @@ fn add_skeleton(overlay: &mut Vec<LineSegment>, creature: &Creature, preview: &C
 }
 
 fn add_goals(overlay: &mut Vec<LineSegment>, creature: &Creature, preview: &CreaturePreview) {
-    let Some(pipeline) = &preview.pipeline else {
+    let Some(goals) = preview.goals() else {
         return;
     };
-    let goals = pipeline.goals();
     let size = creature.size();
+    let turn = preview.display_from_character.rotation;
     for b in goals.bodies() {
         let Some(pose) = preview.pose.get(b) else {
             continue;
         };
         let at = pose.position + preview.offset;
         if let Some((goal, weight)) = goals.position(b) {
-            let goal = goal + preview.offset;
+            let goal = preview.to_world(goal);
             // The line from body to goal shows what IK could not reach.
             overlay.push(LineSegment::new(at, goal, rgba(GOAL, 0.6), 1.5));
             overlay.push(LineSegment::point(goal, [0.0, 0.0, 0.0, 0.8], 12.0));
@@ -356,7 +366,7 @@ fn add_goals(overlay: &mut Vec<LineSegment>, creature: &Creature, preview: &Crea
             ] {
                 overlay.push(LineSegment::new(
                     at,
-                    at + rotation * axis * reach,
+                    at + turn * rotation * axis * reach,
                     color,
                     2.0,
                 ));
@@ -366,11 +376,10 @@ fn add_goals(overlay: &mut Vec<LineSegment>, creature: &Creature, preview: &Crea
 }
 
 fn add_ik(overlay: &mut Vec<LineSegment>, preview: &CreaturePreview) {
-    let Some(pipeline) = &preview.pipeline else {
+    let Some(debug) = preview.ik_debug() else {
         return;
     };
-    let debug = pipeline.ik_debug();
-    let world = |p: Vec3| p + preview.offset;
+    let world = |p: Vec3| preview.to_world(p);
     for c in &debug.constraints {
         let (Some(a), Some(b)) = (debug.particles.get(c.a), debug.particles.get(c.b)) else {
             continue;
@@ -407,7 +416,7 @@ fn add_ik(overlay: &mut Vec<LineSegment>, preview: &CreaturePreview) {
 }
 
 fn add_curves(overlay: &mut Vec<LineSegment>, preview: &CreaturePreview) {
-    let world = |p: Vec3| p + preview.offset;
+    let world = |p: Vec3| preview.to_world(p);
     for trace in &preview.curves {
         for pair in trace.points.windows(2) {
             overlay.push(LineSegment::new(
@@ -422,13 +431,59 @@ fn add_curves(overlay: &mut Vec<LineSegment>, preview: &CreaturePreview) {
             overlay.push(LineSegment::point(world(key), [1.0, 1.0, 1.0, 1.0], 6.0));
         }
         // Where the body's goal is now, on its curve.
-        if let Some(goal) = preview
-            .pipeline
-            .as_ref()
-            .and_then(|p| p.goals().position(trace.body))
-        {
+        if let Some(goal) = preview.goals().and_then(|g| g.position(trace.body)) {
             overlay.push(LineSegment::point(world(goal.0), rgba(CURVE, 1.0), 10.0));
         }
+    }
+}
+
+const FOOT_PLANTED: (u8, u8, u8) = (70, 225, 245);
+const TERRAIN: (u8, u8, u8) = (150, 170, 120);
+const FOOTPRINT: (u8, u8, u8) = (40, 150, 190);
+
+/// Where a walking creature's feet stand: a ring on the ground under each planted foot, and
+/// fading dots where feet stood before (the stride, and on the treadmill the ground sliding
+/// back). Depth-tested, so a body in front hides them.
+fn add_foot_marks(lines: &mut Vec<LineSegment>, preview: &CreaturePreview) {
+    const SEGMENTS: usize = 16;
+    // A slope or waves: the ground the feet stand on, where the flat grid is not.
+    for [a, b] in &preview.ground_lines {
+        lines.push(LineSegment::new(
+            preview.offset + *a,
+            preview.offset + *b,
+            rgba(TERRAIN, 0.55),
+            1.5,
+        ));
+    }
+    let lift = |m: &FootMark| m.normal * (0.004 + 0.01 * m.size);
+    for m in &preview.planted_feet {
+        let centre = preview.offset + m.at + lift(m);
+        let radius = (0.7 * m.size).max(0.03);
+        // Two directions across the ground's normal.
+        let u = m.normal.any_orthonormal_vector();
+        let v = m.normal.cross(u);
+        let at = |k: usize| {
+            let a = std::f32::consts::TAU * k as f32 / SEGMENTS as f32;
+            centre + (u * a.cos() + v * a.sin()) * radius
+        };
+        for k in 0..SEGMENTS {
+            lines.push(LineSegment::new(
+                at(k),
+                at(k + 1),
+                rgba(FOOT_PLANTED, 1.0),
+                3.0,
+            ));
+        }
+        lines.push(LineSegment::point(centre, rgba(FOOT_PLANTED, 1.0), 7.0));
+    }
+    let count = preview.footprints.len().max(1) as f32;
+    for (i, m) in preview.footprints.iter().enumerate() {
+        let fade = 0.25 + 0.5 * (i + 1) as f32 / count;
+        lines.push(LineSegment::point(
+            preview.offset + m.at + lift(m),
+            rgba(FOOTPRINT, fade),
+            6.0,
+        ));
     }
 }
 
@@ -484,6 +539,11 @@ mod tests {
             pose: Vec::new(),
             offset: Vec3::ZERO,
             curves: Vec::new(),
+            walker: None,
+            display_from_character: BodyPose::IDENTITY,
+            planted_feet: Vec::new(),
+            footprints: Vec::new(),
+            ground_lines: Vec::new(),
         }
     }
 
