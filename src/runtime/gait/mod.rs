@@ -137,6 +137,9 @@ pub struct Gait {
     sway: Vec2,
     /// Scratch for fitting the hips: one range per foot.
     slabs: Vec<Slab>,
+    /// Per foot, whether a clip owns it this frame (it stands where the clip puts it, on
+    /// the ground or not, so it does not take a planted foot's precedence over the hips).
+    clip_owned: Vec<bool>,
     /// How much quicker than the plan the feet step (1 = the plan): raised while the fitted
     /// hips leave a planted foot out of reach (see `Gait::fit_hips_to_reach`).
     pace: f32,
@@ -160,6 +163,9 @@ struct Slab {
     /// A planted foot's range (a landing one asks less and counts for nothing here), in
     /// reference leg lengths per metre.
     planted: f32,
+    /// A foot the gait has planted (not one a clip holds): its range comes first when the
+    /// feet ask for more than the hips can give.
+    first: bool,
 }
 
 impl Slab {
@@ -249,6 +255,7 @@ impl Gait {
             drop: 0.0,
             sway: Vec2::ZERO,
             slabs: Vec::new(),
+            clip_owned: Vec::new(),
             pace: 1.0,
         }
     }
@@ -339,6 +346,8 @@ impl Gait {
             )
         };
         let flight = &input.layers[0].style.flight;
+        self.clip_owned.clear();
+        self.clip_owned.resize(self.gear.limbs.len(), false);
         for (g, group) in self.gear.groups.iter().enumerate() {
             let group_cycle = style::fraction(self.cycle * group.ratio);
             let group_rate = rate * group.ratio;
@@ -348,6 +357,7 @@ impl Gait {
                     // A clip owns this foot: stand it where the clip puts it, so the gait
                     // picks up from there when the clip lets go.
                     let w = input.world_from_character;
+                    self.clip_owned[limb_index] = true;
                     let foot = &mut self.feet[limb_index];
                     foot.phase = FootPhase::Stance;
                     foot.anchor = BodyPose::new(w.position + w.rotation * p, foot.anchor.rotation);
@@ -506,7 +516,7 @@ impl Gait {
             .max(1e-4);
         let lever = SWAY_COST_LEGS * length;
         self.slabs.clear();
-        for (limb, foot) in self.gear.limbs.iter().zip(&self.feet) {
+        for (i, (limb, foot)) in self.gear.limbs.iter().zip(&self.feet).enumerate() {
             let Some((centre, _)) = goals.position(limb.foot) else {
                 continue;
             };
@@ -563,6 +573,8 @@ impl Gait {
                 } else {
                     0.0
                 },
+                first: foot.phase == FootPhase::Stance
+                    && !self.clip_owned.get(i).copied().unwrap_or(false),
             });
         }
         let limit = Vec3::new(self.drop_limit(), MAX_SWAY * lever, MAX_SWAY * lever);
@@ -576,11 +588,11 @@ impl Gait {
         // held low only lifts less. The compromise is moved to the nearest point every
         // planted foot allows, so the flying feet keep all of it that costs the planted
         // nothing.
-        if self.slabs.iter().any(|s| s.planted > 0.0 && !s.holds(at)) {
+        if self.slabs.iter().any(|s| s.first && !s.holds(at)) {
             for slab in &mut self.slabs {
                 slab.increment = Vec3::ZERO;
             }
-            at = dykstra(&mut self.slabs, at, limit, |s| s.planted > 0.0);
+            at = dykstra(&mut self.slabs, at, limit, |s| s.first);
         }
         let at = if at.is_finite() {
             at.clamp(-limit, limit)
