@@ -1010,6 +1010,7 @@ impl ToggleState for AnymorphApp {
             Command::ToggleGround => o.ground,
             Command::ToggleMesh => o.mesh,
             Command::ToggleProxies => o.proxies,
+            Command::ToggleGhosts => o.ghosts,
             Command::ToggleCapsPanel => p.caps,
             Command::ToggleChannelPanel => p.channels,
             Command::ToggleRosterPanel => p.roster,

@@ -57,6 +57,7 @@ pub enum Command {
     ToggleGround,
     ToggleMesh,
     ToggleProxies,
+    ToggleGhosts,
     ToggleChannelPanel,
     ToggleRosterPanel,
     ToggleTimelinePanel,
@@ -235,6 +236,7 @@ impl Command {
         Command::ToggleGround,
         Command::ToggleMesh,
         Command::ToggleProxies,
+        Command::ToggleGhosts,
         Command::ToggleChannelPanel,
         Command::ToggleRosterPanel,
         Command::ToggleTimelinePanel,
@@ -289,6 +291,7 @@ impl Command {
             Command::SetBodyCaps { .. } => "Edit Caps",
             Command::ToggleMesh => "Skinned Mesh",
             Command::ToggleProxies => "Body Proxies",
+            Command::ToggleGhosts => "Ghosts (Onion Skin)",
             Command::ToggleCapsPanel => "Caps",
             Command::BakeGltf => "Bake glTF…",
             Command::BakeGltfTo(_) => "Bake glTF",
@@ -402,6 +405,9 @@ impl Command {
             Command::ToggleProxies => {
                 "Draw the bodies as boxes and capsules (a mesh turns see-through over them)"
             }
+            Command::ToggleGhosts => {
+                "Show the selected creature's skeleton a few frames before (blue) and after (orange) the playhead"
+            }
             Command::ToggleCapsPanel => {
                 "Review and edit the caps of each body of the selected creature"
             }
@@ -483,6 +489,7 @@ impl Command {
             Command::ToggleLabels => with(Modifiers::ALT, Key::N),
             Command::ToggleMesh => with(Modifiers::ALT, Key::M),
             Command::ToggleProxies => with(Modifiers::ALT, Key::B),
+            Command::ToggleGhosts => with(Modifiers::ALT, Key::O),
             Command::TogglePlay => key(Key::Space),
             Command::StepForward => key(Key::ArrowRight),
             Command::StepBack => key(Key::ArrowLeft),
@@ -549,6 +556,7 @@ impl Command {
             | C::ToggleGround
             | C::ToggleMesh
             | C::ToggleProxies
+            | C::ToggleGhosts
             | C::ToggleChannelPanel
             | C::ToggleRosterPanel
             | C::ToggleTimelinePanel

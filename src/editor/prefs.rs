@@ -20,6 +20,8 @@ pub struct Overlays {
     pub mesh: bool,
     /// The body proxies (boxes, capsules, spheres); a mesh is see-through while they show.
     pub proxies: bool,
+    /// Onion skin: the selected creature a few frames before and after the playhead.
+    pub ghosts: bool,
 }
 
 impl Default for Overlays {
@@ -34,6 +36,7 @@ impl Default for Overlays {
             ground: true,
             mesh: true,
             proxies: true,
+            ghosts: false,
         }
     }
 }

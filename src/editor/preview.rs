@@ -252,6 +252,44 @@ impl Preview {
         self.times.bind_us = start.elapsed().as_secs_f32() * 1e6;
     }
 
+    /// The onion skin: creature `index`'s pose at each of `offsets_secs` from `clock_secs`
+    /// on the playback clock, by a copy of its pipeline (the copy, so looking ahead does
+    /// not step the jiggles of the pose shown). Empty while walking, where what comes
+    /// before and after is the walk, which only playing it gives, and for a creature the
+    /// clip does not play on.
+    pub fn ghost_poses(
+        &self,
+        doc: &Document,
+        index: usize,
+        clock_secs: f32,
+        offsets_secs: &[f32],
+    ) -> Vec<(f32, Vec<BodyPose>)> {
+        let (Some(clip), Some(p), Some(entry)) = (
+            doc.shown_clip(),
+            self.creatures.get(index),
+            doc.roster.get(index),
+        ) else {
+            return Vec::new();
+        };
+        let Some(pipeline) = p.pipeline.as_ref().filter(|_| p.walker.is_none()) else {
+            return Vec::new();
+        };
+        let mut pipeline = pipeline.clone();
+        offsets_secs
+            .iter()
+            .map(|&offset| {
+                let input = EvalInput {
+                    time_secs: clip_local_time(clip, clock_secs + offset),
+                    external_targets: doc.shown_targets(),
+                    ground_height: 0.0,
+                    dt_secs: 0.0,
+                };
+                let pose = pipeline.run(clip, &entry.creature, &input).to_vec();
+                (offset, pose)
+            })
+            .collect()
+    }
+
     /// Runs every creature's pipeline at `clock_secs` on the playback clock.
     pub fn evaluate(&mut self, doc: &Document, clock_secs: f32, dt_secs: f32) {
         if self.walking.take().is_some() {
@@ -516,6 +554,48 @@ fn with_ik_debug(mut pipeline: Pipeline) -> Pipeline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A ghost is the pose the preview shows at its time, and looking ahead leaves the pose
+    /// shown (and the jiggles it carries) as it was.
+    #[test]
+    fn ghosts_are_the_poses_shown_at_their_times_and_change_nothing() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let doc = Document::open(&root.join("assets/sample.project.json")).unwrap();
+        let mut preview = Preview::default();
+        preview.sync(&doc, None);
+        let index = preview
+            .creatures
+            .iter()
+            .position(|p| p.binds())
+            .expect("the sample clip plays on some sample creature");
+        let (t, step) = (0.8, 0.1);
+        preview.evaluate(&doc, t, 1.0 / 30.0);
+        let shown = preview.creatures[index].pose.clone();
+        let ghosts = preview.ghost_poses(&doc, index, t, &[-step, step]);
+        assert_eq!(ghosts.len(), 2);
+        assert_eq!(preview.creatures[index].pose, shown);
+        let mut moved = 0.0f32;
+        for (offset, ghost) in &ghosts {
+            let mut again = Preview::default();
+            again.sync(&doc, None);
+            again.evaluate(&doc, t + offset, 0.0);
+            let expected = &again.creatures[index].pose;
+            assert_eq!(ghost.len(), expected.len());
+            for (g, e) in ghost.iter().zip(expected) {
+                assert!(
+                    g.position.distance(e.position) < 1e-4,
+                    "{offset}: {g:?} {e:?}"
+                );
+            }
+            for (g, s) in ghost.iter().zip(&shown) {
+                moved = moved.max(g.position.distance(s.position));
+            }
+        }
+        assert!(
+            moved > 1e-3,
+            "the ghosts stand where the creature does: {moved}"
+        );
+    }
 
     #[test]
     fn playback_walks_on_and_a_jump_starts_the_walk_again() {

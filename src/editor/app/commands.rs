@@ -95,6 +95,7 @@ impl AnymorphApp {
             Command::ToggleGround => overlays.ground ^= true,
             Command::ToggleMesh => overlays.mesh ^= true,
             Command::ToggleProxies => overlays.proxies ^= true,
+            Command::ToggleGhosts => overlays.ghosts ^= true,
             Command::ToggleCapsPanel => panels.caps ^= true,
             Command::ToggleChannelPanel => panels.channels ^= true,
             Command::ToggleRosterPanel => panels.roster ^= true,

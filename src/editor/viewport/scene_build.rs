@@ -163,6 +163,9 @@ pub fn build(inputs: &SceneInputs<'_>, camera: crate::render::Camera) -> BuiltSc
         if inputs.overlays.joints {
             add_skeleton(&mut out.scene.overlay, creature, preview);
         }
+        if inputs.overlays.ghosts && inputs.selection.is_some_and(|s| s.creature == ci) {
+            add_ghosts(&mut out.scene.overlay, inputs, ci, creature, preview);
+        }
         if inputs.overlays.goals {
             add_goals(&mut out.scene.overlay, creature, preview);
         }
@@ -332,6 +335,58 @@ fn add_skeleton(overlay: &mut Vec<LineSegment>, creature: &Creature, preview: &C
             overlay.push(LineSegment::point(joint, rgba(JOINT, 1.0), 6.0));
         }
         overlay.push(LineSegment::point(centre, rgba(BONE, 1.0), 4.0));
+    }
+}
+
+/// Clip frames between one ghost and the next, and ghosts on each side of the playhead:
+/// three frames apart at 30 fps a ghost is 0.1 s, so two a side span the length of a
+/// quick gesture without crowding the creature.
+const GHOST_STEP_FRAMES: f32 = 3.0;
+const GHOSTS_PER_SIDE: usize = 2;
+const GHOST_BEFORE: (u8, u8, u8) = (90, 150, 255);
+const GHOST_AFTER: (u8, u8, u8) = (255, 160, 60);
+
+/// The onion skin: the selected creature's skeleton a few frames before (blue) and after
+/// (orange) the playhead, fainter the farther from it, as the runtime poses it then.
+fn add_ghosts(
+    overlay: &mut Vec<LineSegment>,
+    inputs: &SceneInputs<'_>,
+    index: usize,
+    creature: &Creature,
+    preview: &CreaturePreview,
+) {
+    let Some(clip) = inputs.doc.shown_clip() else {
+        return;
+    };
+    let step = GHOST_STEP_FRAMES / clip.fps.max(1.0);
+    let offsets: Vec<f32> = (1..=GHOSTS_PER_SIDE)
+        .flat_map(|k| [-(k as f32) * step, k as f32 * step])
+        .collect();
+    let ghosts = inputs
+        .preview
+        .ghost_poses(inputs.doc, index, inputs.time_secs, &offsets);
+    let world = |p: Vec3| p + preview.offset;
+    for (offset, pose) in ghosts {
+        let nth = (offset.abs() / step).round().max(1.0);
+        let hue = if offset < 0.0 {
+            GHOST_BEFORE
+        } else {
+            GHOST_AFTER
+        };
+        let color = rgba(hue, 0.75 / nth);
+        for (b, p) in pose.iter().enumerate().take(creature.len()) {
+            let Some(parent) = creature.parent(b) else {
+                continue;
+            };
+            let joint = world(posed_pivot(creature, b, p));
+            overlay.push(LineSegment::new(
+                world(pose[parent].position),
+                joint,
+                color,
+                2.0,
+            ));
+            overlay.push(LineSegment::new(joint, world(p.position), color, 2.0));
+        }
     }
 }
 
