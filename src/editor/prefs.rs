@@ -51,6 +51,8 @@ pub struct Panels {
     pub curves: bool,
     /// The caps window (review and edit each body's caps).
     pub caps: bool,
+    /// The footfall diagram and gait style editor.
+    pub footfalls: bool,
 }
 
 impl Default for Panels {
@@ -62,6 +64,7 @@ impl Default for Panels {
             keys: true,
             curves: false,
             caps: false,
+            footfalls: false,
         }
     }
 }

@@ -183,6 +183,8 @@ pub fn read(path: &Path) -> Result<Document, LoadError> {
         clips,
         roster,
         external_targets: file.external_targets,
+        // Gait edits are not in the recovery file: the project's styles as saved.
+        gaits: doc.gaits.clone(),
     });
     doc.active_clip = file.active_clip.min(doc.clips.len().saturating_sub(1));
     Ok(doc)
