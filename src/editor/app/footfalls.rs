@@ -47,8 +47,8 @@ impl AnymorphApp {
         let mut open = self.prefs.panels.footfalls;
         egui::Window::new(FOOTFALLS)
             .open(&mut open)
-            .default_size([560.0, 420.0])
-            .default_pos([250.0, 90.0])
+            .default_size([600.0, 600.0])
+            .default_pos([240.0, 40.0])
             .show(ctx, |ui| {
                 self.footfall.ui(
                     ui,
