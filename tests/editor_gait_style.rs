@@ -8,6 +8,7 @@
 mod editor_common;
 
 use anymorph::editor::AnymorphApp;
+use anymorph::editor::command::Command;
 use anymorph::editor::panels::footfall::{DUTY, FOOTFALLS, footfalls};
 use anymorph::editor::panels::locomotion::{GAIT, LOCOMOTION};
 use anymorph::runtime::gait::FootPhase;
@@ -258,13 +259,15 @@ fn dragging_a_swings_end_in_the_footfall_window_retimes_every_walker_undoably_an
     }
 }
 
-/// A number no style allows is refused with a message, never saved, never a panic.
+/// A number no style allows is clamped by the field or refused with a message, never saved,
+/// never a panic.
 #[test]
-fn a_duty_out_of_range_is_clamped_and_not_a_number_is_refused() {
+fn a_typed_duty_out_of_range_is_clamped_and_a_style_with_nan_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let project = sample_copy(dir.path());
     let mut h = editor_on(&project);
     trot_with_footfalls(&mut h);
+    let mut duties = Vec::new();
     for text in ["7", "-1", "NaN"] {
         h.get_by_role_and_label(Role::SpinButton, DUTY).focus();
         h.run();
@@ -275,7 +278,38 @@ fn a_duty_out_of_range_is_clamped_and_not_a_number_is_refused() {
         h.run();
         h.key_press(Key::Escape);
         h.run();
+        let app = h.state();
+        let trot = app
+            .document()
+            .gaits
+            .iter()
+            .find(|g| g.name == "trot")
+            .unwrap();
+        duties.push(trot.groups[1].speeds[0].duty);
     }
+    // The field's range clamps whatever is typed (egui takes "NaN" to the top of the range).
+    assert_eq!(duties, [0.95, 0.05, 0.95]);
+    let steps = h.state().history().len();
+    // A style no runtime would load is refused with the field named, and nothing changes.
+    let index = h
+        .state()
+        .document()
+        .gaits
+        .iter()
+        .position(|g| g.name == "trot")
+        .unwrap();
+    let mut bad = (*h.state().document().gaits[index]).clone();
+    bad.groups[1].speeds[0].stride = f32::NAN;
+    h.state_mut().run_command(Command::EditGait {
+        index,
+        style: Box::new(bad),
+        label: "bad".into(),
+        drag: None,
+    });
+    h.run();
+    let message = h.state().message().unwrap_or_default().to_string();
+    assert!(message.contains("finite"), "{message:?}");
+    assert_eq!(h.state().history().len(), steps);
     let trot = h
         .state()
         .document()
@@ -290,4 +324,45 @@ fn a_duty_out_of_range_is_clamped_and_not_a_number_is_refused() {
             assert!((0.05..=0.95).contains(&row.duty), "{row:?}");
         }
     }
+}
+
+/// Dragging near the start of a swing moves the foot's lift-off (its trigger): the bar moves
+/// along the cycle, and the walkers lift that foot later.
+#[test]
+fn dragging_a_swings_start_moves_the_feet_trigger() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = sample_copy(dir.path());
+    let mut h = editor_on(&project);
+    trot_with_footfalls(&mut h);
+    let biped = creature_index(&h, "biped");
+    let app = h.state();
+    let shown = footfalls(app.document(), app.preview(), &app.preferences().locomotion);
+    let foot = shown.iter().find(|c| c.creature == biped).unwrap().groups[0].feet[1].clone();
+    let bar = h.state().footfall_bar_on_screen(biped, 0, 1).unwrap();
+    // A little inside the swing, so the press is nearer its start than its end.
+    let from = egui::pos2(
+        bar.min.x + (foot.trigger + 0.02) * bar.width(),
+        bar.center().y,
+    );
+    drag_over_frames(&mut h, from, from + egui::vec2(0.1 * bar.width(), 0.0));
+    let app = h.state();
+    assert_eq!(
+        app.history().labels().last(),
+        Some("Move a foot's lift-off"),
+        "{:?}",
+        app.message()
+    );
+    let now = footfalls(app.document(), app.preview(), &app.preferences().locomotion);
+    let moved = now.iter().find(|c| c.creature == biped).unwrap().groups[0].feet[1].trigger;
+    assert!(
+        (moved - foot.trigger - 0.1).abs() < 0.02,
+        "{} -> {moved}",
+        foot.trigger
+    );
+    // The other foot keeps its own.
+    let other = now.iter().find(|c| c.creature == biped).unwrap().groups[0].feet[0].trigger;
+    assert_eq!(
+        other,
+        shown.iter().find(|c| c.creature == biped).unwrap().groups[0].feet[0].trigger
+    );
 }

@@ -643,10 +643,6 @@ fn number(
                 .max_decimals(3),
         )
         .labelled_by(label.id);
-    // A number that is not one keeps the old value (the range does not catch NaN).
-    if !value.is_finite() {
-        *value = before;
-    }
     if response.drag_started() {
         tracker.started = true;
     }
