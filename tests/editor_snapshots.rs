@@ -101,6 +101,35 @@ fn editor_locomotion_on_the_treadmill() {
     snapshot_editor(&mut h, "editor_locomotion");
 }
 
+/// The footfall window over the trotting creatures on the treadmill at frame 12: a bar per
+/// foot of every walker (stance dark, swing light) with the cycle's cursor, and the trot's
+/// two-foot row below.
+#[test]
+fn editor_footfall_diagram() {
+    use anymorph::editor::panels::footfall::FOOTFALLS;
+    use anymorph::editor::panels::locomotion::{GAIT, LOCOMOTION};
+    use egui::accesskit::Role;
+    use egui_kittest::kittest::Queryable;
+    let mut h = editor();
+    h.get_by_label(LOCOMOTION).click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "Walk").click();
+    h.run();
+    h.get_by_label(GAIT).click();
+    h.run();
+    h.get_by_label("trot").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::ALT, Key::F);
+    h.run();
+    for _ in 0..12 {
+        h.key_press(Key::ArrowRight);
+    }
+    h.run();
+    h.get_by_label(FOOTFALLS);
+    assert!(h.state().preview().is_walking());
+    snapshot_editor(&mut h, "editor_footfalls");
+}
+
 /// The renderer alone, as the validation grid's thumbnails use it: no window, no egui.
 #[test]
 fn offscreen_shapes() {

@@ -38,6 +38,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 mod commands;
+mod footfalls;
 mod windows;
 
 /// The key panel's tabs, shared with tests.
@@ -142,6 +143,7 @@ pub struct AnymorphApp {
     /// Each roster creature's skinned mesh.
     meshes: crate::editor::meshes::CreatureMeshes,
     caps: crate::editor::panels::caps::CapsPanel,
+    footfall: crate::editor::panels::footfall::FootfallPanel,
     /// Whether the system's file dialog can open here.
     file_dialogs: SystemDialogs,
     /// The built-in file browser, while it answers a request.
@@ -203,6 +205,7 @@ impl AnymorphApp {
             title: String::new(),
             meshes: Default::default(),
             caps: Default::default(),
+            footfall: Default::default(),
             file_dialogs: SystemDialogs::new(options.file_dialog),
             file_browser: None,
             told_no_system_dialog: false,
@@ -1012,6 +1015,7 @@ impl ToggleState for AnymorphApp {
             Command::ToggleProxies => o.proxies,
             Command::ToggleGhosts => o.ghosts,
             Command::ToggleCapsPanel => p.caps,
+            Command::ToggleFootfalls => p.footfalls,
             Command::ToggleChannelPanel => p.channels,
             Command::ToggleRosterPanel => p.roster,
             Command::ToggleTimelinePanel => p.timeline,
@@ -1240,6 +1244,7 @@ impl eframe::App for AnymorphApp {
         self.file_browser_window(&ctx);
         self.validation_window(&ctx);
         self.caps_window(&ctx);
+        self.footfall_window(&ctx);
 
         let commands = self.commands.take();
         if !commands.is_empty() {

@@ -64,6 +64,7 @@ pub enum Command {
     ToggleKeysPanel,
     ToggleValidation,
     ToggleCapsPanel,
+    ToggleFootfalls,
     ResetLayout,
     // Playback
     TogglePlay,
@@ -164,6 +165,14 @@ pub enum Command {
     SetSpeed(f32),
     /// The Locomotion panel's settings (a view setting: not an edit of the project).
     SetLocomotion(Box<crate::editor::walk::LocomotionPrefs>),
+    /// Replace the project's gait style `index` with an edited copy; edits with the same
+    /// `drag` merge into one undo step.
+    EditGait {
+        index: usize,
+        style: Box<crate::runtime::gait::GaitStyle>,
+        label: String,
+        drag: Option<u64>,
+    },
     /// External target 0 in character space; one drag is one undo step.
     SetTarget {
         at: glam::Vec3,
@@ -243,6 +252,7 @@ impl Command {
         Command::ToggleKeysPanel,
         Command::ToggleValidation,
         Command::ToggleCapsPanel,
+        Command::ToggleFootfalls,
         Command::ResetLayout,
         Command::TogglePlay,
         Command::StepBack,
@@ -293,6 +303,8 @@ impl Command {
             Command::ToggleProxies => "Body Proxies",
             Command::ToggleGhosts => "Ghosts (Onion Skin)",
             Command::ToggleCapsPanel => "Caps",
+            Command::ToggleFootfalls => "Footfalls and Gait Style",
+            Command::EditGait { .. } => "Edit Gait Style",
             Command::BakeGltf => "Bake glTF…",
             Command::BakeGltfTo(_) => "Bake glTF",
             Command::Quit => "Quit",
@@ -436,6 +448,9 @@ impl Command {
             Command::ToggleValidation => {
                 "Check every clip on every creature; click a cell to see its failure"
             }
+            Command::ToggleFootfalls => {
+                "Each walking creature's feet over one step cycle (stance dark, swing light); drag a bar or type to edit the gait style"
+            }
             Command::ResetLayout => "Show every panel at its default size",
             Command::TogglePlay => "Start or stop playback",
             Command::StepForward => "Advance one frame of the clip",
@@ -490,6 +505,7 @@ impl Command {
             Command::ToggleMesh => with(Modifiers::ALT, Key::M),
             Command::ToggleProxies => with(Modifiers::ALT, Key::B),
             Command::ToggleGhosts => with(Modifiers::ALT, Key::O),
+            Command::ToggleFootfalls => with(Modifiers::ALT, Key::F),
             Command::TogglePlay => key(Key::Space),
             Command::StepForward => key(Key::ArrowRight),
             Command::StepBack => key(Key::ArrowLeft),
@@ -563,6 +579,7 @@ impl Command {
             | C::ToggleValidation
             | C::ToggleKeysPanel
             | C::ToggleCapsPanel
+            | C::ToggleFootfalls
             | C::ResetLayout => Menu::View,
             C::TogglePlay
             | C::StepForward

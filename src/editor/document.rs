@@ -3,6 +3,7 @@
 //! revision so the preview rebuilds exactly what went stale on the next frame.
 
 use crate::io::atomic::write_if_changed;
+use crate::io::gait_to_string;
 use crate::io::project_file::project_to_string;
 use crate::io::{
     LoadedProject, Project, SaveError, clip_to_string, creature_to_string, load_creature,
@@ -42,6 +43,8 @@ pub struct Revisions {
     pub targets: u64,
     /// Actions and their branches.
     pub actions: u64,
+    /// The project's gait styles.
+    pub gaits: u64,
 }
 
 /// The part of the document that undo restores: everything a save writes except where.
@@ -54,6 +57,8 @@ pub struct Content {
     pub actions: Vec<ActionDef>,
     pub roster: Vec<RosterEntry>,
     pub external_targets: Vec<Vec3>,
+    /// The project's gait styles, parallel to the project's `gaits` files.
+    pub gaits: Vec<Arc<GaitStyle>>,
 }
 
 /// The project being edited.
@@ -77,9 +82,12 @@ pub struct Document {
     pub external_targets: Vec<Vec3>,
     /// The project's own targets, for "Reset Target".
     pub project_targets: Vec<Vec3>,
-    /// The project's gait styles as loaded (`project.gaits`), for the preview's walk. Not
-    /// edited here: a save leaves their files alone.
+    /// The project's gait styles, parallel to the project's `gaits` files: the preview's
+    /// walk and the style editor's. A save writes the ones that changed to their files.
     pub gaits: Vec<Arc<GaitStyle>>,
+    /// Each gait style as its file holds it (as loaded or last saved), so a save rewrites
+    /// only the styles that were edited: a hand-written file keeps its own layout.
+    saved_gaits: Vec<Arc<GaitStyle>>,
     pub revisions: Revisions,
     /// A pose the animator moved the active body to but has not keyed (auto-key off): the
     /// active clip with that key, shown until keyed or dropped. Not saved, not undone.
@@ -126,6 +134,7 @@ impl Document {
             roster,
             external_targets: loaded.project.external_targets.clone(),
             project_targets: loaded.project.external_targets,
+            saved_gaits: loaded.gaits.iter().cloned().map(Arc::new).collect(),
             gaits: loaded.gaits.into_iter().map(Arc::new).collect(),
             revisions: Revisions::default(),
             pending: None,
@@ -151,6 +160,7 @@ impl Document {
             external_targets: Vec::new(),
             project_targets: Vec::new(),
             gaits: Vec::new(),
+            saved_gaits: Vec::new(),
             revisions: Revisions::default(),
             pending: None,
             solo: None,
@@ -213,6 +223,7 @@ impl Document {
             actions: self.actions.clone(),
             roster: self.roster.clone(),
             external_targets: self.external_targets.clone(),
+            gaits: self.gaits.clone(),
         }
     }
 
@@ -245,6 +256,10 @@ impl Document {
         if self.actions != content.actions {
             self.revisions.actions += 1;
         }
+        if self.gaits != content.gaits {
+            self.revisions.gaits += 1;
+        }
+        self.gaits = content.gaits;
         self.validation_marks = content.validation_marks;
         self.actions = content.actions;
         self.clips = content.clips;
@@ -322,6 +337,14 @@ impl Document {
             creatures.push(relative_to(&file, dir));
         }
         let mut project = self.project.clone().unwrap_or_default();
+        // An edited style goes back to its own file, wherever the project is saved.
+        let gait_dir = old_dir.clone().unwrap_or_else(|| dir.to_path_buf());
+        for (i, (style, file)) in self.gaits.iter().zip(&project.gaits).enumerate() {
+            if self.saved_gaits.get(i) != Some(style) {
+                write_if_changed(&gait_dir.join(file), gait_to_string(style).as_bytes())?;
+            }
+        }
+        self.saved_gaits = self.gaits.clone();
         // Gait files stay where they are; only the way to reach them changes.
         if let Some(old) = &old_dir {
             project.gaits = project

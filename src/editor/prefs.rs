@@ -54,6 +54,8 @@ pub struct Panels {
     pub curves: bool,
     /// The caps window (review and edit each body's caps).
     pub caps: bool,
+    /// The footfall diagram and gait style editor.
+    pub footfalls: bool,
 }
 
 impl Default for Panels {
@@ -65,6 +67,7 @@ impl Default for Panels {
             keys: true,
             curves: false,
             caps: false,
+            footfalls: false,
         }
     }
 }

@@ -121,7 +121,8 @@ struct BuiltFrom {
     active_channel: Option<usize>,
 }
 
-/// What the walkers were started from: a change to any of it starts them again.
+/// What the walkers were started from: a change to any of it starts them again, but for an
+/// edit of the style they walk (see [`WalkKey::walks_on_as`]).
 #[derive(Clone, Debug)]
 struct WalkKey {
     clip: u64,
@@ -132,12 +133,14 @@ struct WalkKey {
     view: WalkView,
 }
 
-impl PartialEq for WalkKey {
-    fn eq(&self, other: &Self) -> bool {
+impl WalkKey {
+    /// Whether a walk started from `self` walks on under `other`: the same in everything,
+    /// or only an edit of the same style (which the walkers take up without stopping).
+    fn walks_on_as(&self, other: &WalkKey) -> bool {
         self.clip == other.clip
             && self.roster == other.roster
             && self.variants == other.variants
-            && Arc::ptr_eq(&self.gait, &other.gait)
+            && self.gait.name == other.gait.name
             && self.terrain == other.terrain
             && self.view == other.view
     }
@@ -338,8 +341,16 @@ impl Preview {
             view: settings.view,
         };
         let clip = doc.shown_clip().map(|c| (c.duration_secs, c.looping));
-        let step = match &self.walking {
-            Some(w) if w.key == key && self.creatures.iter().all(|p| p.walker.is_some()) => {
+        let step = match &mut self.walking {
+            Some(w)
+                if w.key.walks_on_as(&key) && self.creatures.iter().all(|p| p.walker.is_some()) =>
+            {
+                if !Arc::ptr_eq(&w.key.gait, &key.gait) {
+                    for walker in self.creatures.iter_mut().filter_map(|p| p.walker.as_mut()) {
+                        walker.set_style(&key.gait);
+                    }
+                    w.key.gait = Arc::clone(&key.gait);
+                }
                 walk_step(w.clock_secs, clock_secs, dt_secs, clip, settings.view)
             }
             _ => None,

@@ -35,6 +35,10 @@ struct RecoveryFile {
     actions: Option<Vec<crate::runtime::action::ActionDef>>,
     creatures: Vec<CreatureRef>,
     external_targets: Vec<Vec3>,
+    /// The project's gait styles, parallel to its gait files (absent in files written
+    /// before styles were edited in the editor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gaits: Option<Vec<Value>>,
     /// How many undo steps the work is past the project file (for the offer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     edits: Option<usize>,
@@ -90,6 +94,12 @@ pub fn write(path: &Path, doc: &Document, edits: Option<usize>) -> Result<(), Sa
             })
             .collect(),
         external_targets: doc.external_targets.clone(),
+        gaits: Some(
+            doc.gaits
+                .iter()
+                .map(|g| serde_json::to_value(&**g).unwrap_or(Value::Null))
+                .collect(),
+        ),
         edits,
     };
     let text = serde_json::to_string_pretty(&file).unwrap_or_default();
@@ -175,6 +185,18 @@ pub fn read(path: &Path) -> Result<Document, LoadError> {
     doc.path = file.project;
     doc.name = file.name;
     let marks = doc.validation_marks.clone();
+    // Edited styles come back when they still line up with the project's gait files.
+    let gaits = match file.gaits {
+        Some(values) if values.len() == doc.gaits.len() => values
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| {
+                crate::io::gait_file::gait_from_value(v, &format!("{label}: gaits[{i}]"))
+                    .map(std::sync::Arc::new)
+            })
+            .collect::<Result<Vec<_>, LoadError>>()?,
+        _ => doc.gaits.clone(),
+    };
     let actions = file.actions.unwrap_or_else(|| doc.actions.clone());
     doc.set_content(Content {
         validation_marks: marks,
@@ -183,6 +205,7 @@ pub fn read(path: &Path) -> Result<Document, LoadError> {
         clips,
         roster,
         external_targets: file.external_targets,
+        gaits,
     });
     doc.active_clip = file.active_clip.min(doc.clips.len().saturating_sub(1));
     Ok(doc)
@@ -367,12 +390,16 @@ mod tests {
         doc.clips[0].duration_secs = 3.25;
         doc.clips[0].validate().unwrap();
         doc.set_target(Vec3::new(0.1, 0.2, 0.3));
+        let mut trot = (*doc.gaits[1]).clone();
+        trot.groups[1].speeds[0].duty_per_foot = vec![0.7, 0.5];
+        doc.gaits[1] = std::sync::Arc::new(trot);
         let path = dir.path().join("r.json");
         write(&path, &doc, Some(3)).unwrap();
         let back = read(&path).unwrap();
         assert!(back.clips == doc.clips, "the clips changed on the way");
         assert_eq!(back.roster.len(), doc.roster.len());
         assert_eq!(back.external_targets, doc.external_targets);
+        assert_eq!(back.gaits, doc.gaits, "an edited gait style was lost");
         assert_eq!(back.path, doc.path);
     }
 

@@ -240,6 +240,13 @@ impl Walker {
         &self.character
     }
 
+    /// Walks on with `style` from the next step (an edit of the style being walked): the
+    /// feet keep their places and their cycle, as a game's would when it tunes a style.
+    pub fn set_style(&mut self, style: &Arc<GaitStyle>) {
+        self.character
+            .set_gait_layers(vec![GaitLayer::new(Arc::clone(style))]);
+    }
+
     /// Walks `dt_secs` further (0 re-poses in place), adding the player's stage times to
     /// `stages`. External targets are in character space (the document's); in the path
     /// view they stay where their handles are drawn, at the slot, and on the treadmill they

@@ -97,6 +97,7 @@ impl AnymorphApp {
             Command::ToggleProxies => overlays.proxies ^= true,
             Command::ToggleGhosts => overlays.ghosts ^= true,
             Command::ToggleCapsPanel => panels.caps ^= true,
+            Command::ToggleFootfalls => panels.footfalls ^= true,
             Command::ToggleChannelPanel => panels.channels ^= true,
             Command::ToggleRosterPanel => panels.roster ^= true,
             Command::ToggleTimelinePanel => panels.timeline ^= true,
@@ -367,6 +368,12 @@ impl AnymorphApp {
             Command::ToggleValidation => self.show_validation ^= true,
             Command::ToggleKeysPanel => panels.keys ^= true,
             Command::EditClip { clip, label, drag } => self.edit_clip(*clip, &label, drag),
+            Command::EditGait {
+                index,
+                style,
+                label,
+                drag,
+            } => self.edit_gait(index, *style, &label, drag),
             Command::SetChannelMode { channel, mode } => self.set_channel_mode(channel, mode),
             Command::PoseActive { pose, drag } => self.pose_active(pose, drag),
             Command::EndPose => {}

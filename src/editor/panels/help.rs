@@ -47,6 +47,7 @@ pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
                             "curve editor keys",
                             super::curve_editor::KEYS,
                         ),
+                        ("Footfall diagram", "footfall keys", super::footfall::KEYS),
                     ] {
                         ui.separator();
                         ui.strong(title);

@@ -8,6 +8,7 @@ pub mod channels;
 pub mod curve_edit;
 pub mod curve_editor;
 pub mod dope_sheet;
+pub mod footfall;
 pub mod help;
 pub mod inspector;
 pub mod key_edit;

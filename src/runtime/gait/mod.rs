@@ -278,6 +278,22 @@ impl Gait {
         self.params.get(group)
     }
 
+    /// Where a group is in its cycle now (0..1; a foot lifts off when this passes its
+    /// trigger): what a footfall diagram's cursor shows.
+    pub fn group_cycle(&self, group: usize) -> Option<f32> {
+        let g = self.gear.groups.get(group)?;
+        Some(style::fraction(self.cycle * g.ratio))
+    }
+
+    /// The speed, in the group's leg lengths per second, at which a group looks up its
+    /// style's rows for a body moving at `velocity` (character space) turning at
+    /// `turn_rate`: the speed [`Gait::group_params`] were read at.
+    pub fn group_speed_legs(&self, group: usize, velocity: Vec3, turn_rate: f32) -> Option<f32> {
+        let g = self.gear.groups.get(group)?;
+        let planar_speed = Vec3::new(velocity.x, 0.0, velocity.z).length();
+        Some(self.group_speed(group, planar_speed, turn_rate) / g.length)
+    }
+
     /// Plants every foot under the body again (after a teleport).
     pub fn replant(&mut self) {
         self.planted = false;

@@ -323,6 +323,56 @@ impl GaitStyle {
     }
 }
 
+/// One of a style's row tables: what a group of some size reads (see [`GaitStyle::table_for`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableId {
+    /// `groups[i]`.
+    Group(usize),
+    Wave,
+    Crawl,
+}
+
+impl GaitStyle {
+    /// The table [`GaitStyle::params`] reads for `rows`.
+    pub fn table_for(&self, rows: Rows) -> TableId {
+        match rows {
+            Rows::Legs(feet) if feet <= 6 => self
+                .groups
+                .iter()
+                .position(|g| g.feet == feet)
+                .map_or(TableId::Wave, TableId::Group),
+            Rows::Legs(_) => TableId::Wave,
+            Rows::Crawl(_) if self.crawl.is_empty() => TableId::Wave,
+            Rows::Crawl(_) => TableId::Crawl,
+        }
+    }
+
+    pub fn table(&self, id: TableId) -> Option<&[SpeedKey]> {
+        match id {
+            TableId::Group(i) => self.groups.get(i).map(|g| &g.speeds[..]),
+            TableId::Wave => Some(&self.wave),
+            TableId::Crawl => Some(&self.crawl),
+        }
+    }
+
+    /// The two rows of a table [`GaitStyle::params`] interpolates between at `speed`, by
+    /// index, and how far from the first to the second (both the same row outside the
+    /// table's speeds).
+    pub fn rows_at(&self, id: TableId, speed: f32) -> Option<(usize, usize, f32)> {
+        let rows = self.table(id).filter(|r| !r.is_empty())?;
+        let last = rows.len() - 1;
+        if speed.is_nan() || speed <= rows[0].speed {
+            return Some((0, 0, 0.0));
+        }
+        if speed >= rows[last].speed {
+            return Some((last, last, 0.0));
+        }
+        let i = rows.partition_point(|k| k.speed <= speed);
+        let (a, b) = (&rows[i - 1], &rows[i]);
+        Some((i - 1, i, (speed - a.speed) / (b.speed - a.speed)))
+    }
+}
+
 /// Where a foot sits in its group, for generated triggers.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FootPlace {
@@ -497,6 +547,24 @@ mod tests {
         assert_eq!(out.feet[1].duty, 0.5);
         s.params(Rows::Legs(2), -1.0, &places(2), &mut out);
         assert_eq!(out.feet[1].duty, 0.7);
+    }
+
+    #[test]
+    fn the_rows_a_group_reads_are_the_ones_its_params_interpolate() {
+        let s = style();
+        let mut out = GroupParams::default();
+        for speed in [-1.0, 0.5, 0.8, 1.0, 1.5, 9.0, f32::NAN] {
+            s.params(Rows::Legs(2), speed, &places(2), &mut out);
+            let id = s.table_for(Rows::Legs(2));
+            assert_eq!(id, TableId::Group(0));
+            let (a, b, t) = s.rows_at(id, speed).unwrap();
+            let rows = s.table(id).unwrap();
+            let duty = lerp(rows[a].duty, rows[b].duty, t);
+            assert!((out.feet[0].duty - duty).abs() < 1e-6, "{speed}");
+        }
+        assert_eq!(s.table_for(Rows::Legs(8)), TableId::Wave);
+        assert_eq!(s.table_for(Rows::Legs(3)), TableId::Wave);
+        assert_eq!(s.table_for(Rows::Crawl(4)), TableId::Wave);
     }
 
     #[test]

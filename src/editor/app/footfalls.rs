@@ -1,0 +1,75 @@
+//! The footfall window and edits of the project's gait styles.
+
+use super::*;
+use crate::editor::panels::footfall::{FOOTFALLS, FootfallInputs};
+use crate::runtime::gait::GaitStyle;
+use std::sync::Arc;
+
+impl AnymorphApp {
+    /// Replaces gait style `index` with `style` as one undo step (or part of a drag's); a
+    /// style the runtime would refuse (a number out of range, not a number) is refused here
+    /// with the field named, so a file the editor saves always loads.
+    pub(super) fn edit_gait(
+        &mut self,
+        index: usize,
+        style: GaitStyle,
+        label: &str,
+        drag: Option<u64>,
+    ) {
+        let Some(before) = self.doc.gaits.get(index) else {
+            return;
+        };
+        if let Err((field, why)) = style.validate() {
+            self.message = Some((
+                format!("Gait style {}: {field} {why}", style.name),
+                Severity::Error,
+            ));
+            return;
+        }
+        if style.name != before.name {
+            // The walk and the project find a style by its name.
+            self.message = Some(("A gait style keeps its name".into(), Severity::Error));
+            return;
+        }
+        if **before == style {
+            return;
+        }
+        let style = Arc::new(style);
+        self.edit_content(label, drag, |c| {
+            if let Some(g) = c.gaits.get_mut(index) {
+                *g = style;
+            }
+        });
+    }
+
+    /// The footfall diagram of every walking creature with the style's fields.
+    pub(super) fn footfall_window(&mut self, ctx: &egui::Context) {
+        let mut open = self.prefs.panels.footfalls;
+        egui::Window::new(FOOTFALLS)
+            .open(&mut open)
+            .default_size([600.0, 600.0])
+            .default_pos([240.0, 40.0])
+            .show(ctx, |ui| {
+                self.footfall.ui(
+                    ui,
+                    &FootfallInputs {
+                        doc: &self.doc,
+                        preview: &self.preview,
+                        prefs: &self.prefs.locomotion,
+                    },
+                    &mut self.commands,
+                );
+            });
+        self.prefs.panels.footfalls = open;
+    }
+
+    /// Where the footfall diagram drew a foot's bar last frame (tests drag its ends).
+    pub fn footfall_bar_on_screen(
+        &self,
+        creature: usize,
+        group: usize,
+        foot: usize,
+    ) -> Option<egui::Rect> {
+        self.footfall.bar_on_screen(creature, group, foot)
+    }
+}
