@@ -110,6 +110,15 @@ fn stance_share(h: &mut Harness<'static, AnymorphApp>, creature: usize, frames: 
     standing.iter().map(|&n| n as f32 / frames as f32).collect()
 }
 
+/// The project's trot as the editor holds it now.
+fn trot_style(app: &AnymorphApp) -> &std::sync::Arc<anymorph::runtime::gait::GaitStyle> {
+    app.document()
+        .gaits
+        .iter()
+        .find(|g| g.name == "trot")
+        .expect("the sample project has a trot")
+}
+
 fn trot_file(project: &Path) -> String {
     std::fs::read_to_string(project.parent().unwrap().join("gaits/trot.gait.json")).unwrap()
 }
@@ -134,13 +143,7 @@ fn dragging_a_swings_end_in_the_footfall_window_retimes_every_walker_undoably_an
     let biped_bars = &shown.iter().find(|c| c.creature == biped).unwrap().groups[0];
     assert_eq!(biped_bars.feet.len(), 2);
     let foot = biped_bars.feet[0].clone();
-    let trot_before = app
-        .document()
-        .gaits
-        .iter()
-        .find(|g| g.name == "trot")
-        .unwrap()
-        .clone();
+    let trot_before = trot_style(app).clone();
 
     let before = stance_share(&mut h, biped, 60);
     // The foot's landing, at the end of its light swing, dragged back a fifth of the cycle:
@@ -161,12 +164,7 @@ fn dragging_a_swings_end_in_the_footfall_window_retimes_every_walker_undoably_an
         app.message()
     );
     assert_eq!(app.history().len(), 1, "one drag, one undo step");
-    let trot = app
-        .document()
-        .gaits
-        .iter()
-        .find(|g| g.name == "trot")
-        .unwrap();
+    let trot = trot_style(app);
     let rows = &trot.groups.iter().find(|g| g.feet == 2).unwrap().speeds;
     assert!(rows.iter().all(|r| r.duty_per_foot.len() == 2), "{rows:?}");
 
@@ -202,12 +200,7 @@ fn dragging_a_swings_end_in_the_footfall_window_retimes_every_walker_undoably_an
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     let app = h.state();
-    let trot = app
-        .document()
-        .gaits
-        .iter()
-        .find(|g| g.name == "trot")
-        .unwrap();
+    let trot = trot_style(app);
     assert_eq!(**trot, *trot_before, "undo left the style edited");
     let undone = stance_share(&mut h, biped, 60);
     assert!(
@@ -279,12 +272,7 @@ fn a_typed_duty_out_of_range_is_clamped_and_a_style_with_nan_is_refused() {
         h.key_press(Key::Escape);
         h.run();
         let app = h.state();
-        let trot = app
-            .document()
-            .gaits
-            .iter()
-            .find(|g| g.name == "trot")
-            .unwrap();
+        let trot = trot_style(app);
         duties.push(trot.groups[1].speeds[0].duty);
     }
     // The field's range clamps whatever is typed (egui takes "NaN" to the top of the range).

@@ -191,6 +191,17 @@ pub struct FootMark {
     pub size: f32,
 }
 
+impl FootMark {
+    /// The mark where `to_display` puts its point, its normal turned by `turn`.
+    fn placed(&self, to_display: impl Fn(Vec3) -> Vec3, turn: Quat) -> FootMark {
+        FootMark {
+            at: to_display(self.at),
+            normal: turn * self.normal,
+            size: self.size,
+        }
+    }
+}
+
 /// One creature walking: its player and the footprints it left.
 #[derive(Clone, Debug)]
 pub struct Walker {
@@ -319,11 +330,7 @@ impl Walker {
         self.ground_marks()
             .into_iter()
             .flatten()
-            .map(|m| FootMark {
-                at: to_display(m.at),
-                normal: turn * m.normal,
-                size: m.size,
-            })
+            .map(|m| m.placed(&to_display, turn))
             .collect()
     }
 
@@ -333,11 +340,7 @@ impl Walker {
         let turn = self.display_rotation(view);
         self.footprints
             .iter()
-            .map(|m| FootMark {
-                at: to_display(m.at),
-                normal: turn * m.normal,
-                size: m.size,
-            })
+            .map(|m| m.placed(&to_display, turn))
             .collect()
     }
 
