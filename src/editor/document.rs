@@ -344,7 +344,6 @@ impl Document {
                 write_if_changed(&gait_dir.join(file), gait_to_string(style).as_bytes())?;
             }
         }
-        self.saved_gaits = self.gaits.clone();
         // Gait files stay where they are; only the way to reach them changes.
         if let Some(old) = &old_dir {
             project.gaits = project
@@ -353,6 +352,14 @@ impl Document {
                 .map(|g| relative_to(&old.join(g), dir))
                 .collect();
         }
+        // Styles added in the editor have no file yet: each gets one beside the project.
+        project.gaits.truncate(self.gaits.len());
+        for style in &self.gaits[project.gaits.len()..] {
+            let file = PathBuf::from(format!("{}.gait.json", file_stem(&style.name)));
+            write_if_changed(&dir.join(&file), gait_to_string(style).as_bytes())?;
+            project.gaits.push(file);
+        }
+        self.saved_gaits = self.gaits.clone();
         project.name = self.name.clone();
         project.clips = self.clip_files[..self.clips.len()].to_vec();
         project.creatures = creatures;

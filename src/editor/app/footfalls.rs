@@ -42,6 +42,35 @@ impl AnymorphApp {
         });
     }
 
+    /// Adds a copy of bundled style `template` as one undo step, named so that the walk and
+    /// the project (which find a style by its name) cannot confuse it with another; the next
+    /// save writes it to a file of its own beside the project.
+    pub(super) fn new_gait_from_template(&mut self, template: &str) {
+        let Some((_, json)) = crate::samples::GAITS.iter().find(|(n, _)| *n == template) else {
+            self.message = Some((format!("No gait template '{template}'"), Severity::Error));
+            return;
+        };
+        let mut style =
+            match crate::io::gait_from_str(json, &format!("assets/gaits/{template}.gait.json")) {
+                Ok(style) => style,
+                Err(e) => {
+                    self.message = Some((e.to_string(), Severity::Error));
+                    return;
+                }
+            };
+        let taken = |name: &str| self.doc.gaits.iter().any(|g| g.name == name);
+        let base = style.name.clone();
+        let mut n = 1;
+        while taken(&style.name) {
+            n += 1;
+            style.name = format!("{base}-{n}");
+        }
+        let style = Arc::new(style);
+        self.edit_content("New gait style from template", None, |c| {
+            c.gaits.push(style);
+        });
+    }
+
     /// The footfall diagram of every walking creature with the style's fields.
     pub(super) fn footfall_window(&mut self, ctx: &egui::Context) {
         let mut open = self.prefs.panels.footfalls;

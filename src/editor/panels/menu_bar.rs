@@ -48,6 +48,17 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &dyn ToggleState, commands: &mut Co
                             crate::editor::panels::channels::template_menu(ui, commands);
                         });
                     }
+                    if *command == Command::ToggleWalk {
+                        ui.menu_button("New Gait Style from Template", |ui| {
+                            for (name, _) in crate::samples::GAITS {
+                                if ui.button(*name).clicked() {
+                                    commands
+                                        .push(Command::NewGaitFromTemplate((*name).to_string()));
+                                    ui.close();
+                                }
+                            }
+                        });
+                    }
                     if *command == Command::OpenProject {
                         let recent = state.recent_projects();
                         ui.add_enabled_ui(!recent.is_empty(), |ui| {
