@@ -9,7 +9,7 @@ mod editor_common;
 
 use anymorph::editor::AnymorphApp;
 use anymorph::editor::command::Command;
-use anymorph::editor::panels::footfall::{DUTY, FOOTFALLS, footfalls};
+use anymorph::editor::panels::footfall::{DUTY, FOOTFALLS, REFUSED, footfalls};
 use anymorph::editor::panels::locomotion::{GAIT, LOCOMOTION};
 use anymorph::editor::panels::menu_bar::{NEW_GAIT_STYLE, gait_template_label};
 use anymorph::runtime::gait::{FootPhase, GaitStyle};
@@ -560,4 +560,119 @@ fn a_new_style_not_yet_saved_comes_back_from_the_recovery_file() {
     )
     .unwrap();
     assert_eq!(saved, *tuned);
+}
+
+/// With Walk off the window still shows every creature's cycle, at the Locomotion panel's
+/// speed: the feet it shows are the ones the walk then takes, and it follows the speed.
+/// A drag that can change nothing says why in the window, not only in a tooltip.
+#[test]
+fn with_walk_off_the_diagram_shows_the_cycle_at_the_panels_speed_and_refusals_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = sample_copy(dir.path());
+    let mut h = editor_on(&project);
+    // Only the biped and the octopod (its eight feet read the generated wave), so both fit
+    // the window without scrolling.
+    let keep = [creature_index(&h, "biped"), creature_index(&h, "octopod")];
+    for i in (0..h.state().document().roster.len()).rev() {
+        if !keep.contains(&i) {
+            h.state_mut().run_command(Command::RemoveCreature(i));
+        }
+    }
+    h.run();
+    let biped = creature_index(&h, "biped");
+    let octopod = creature_index(&h, "octopod");
+    h.get_by_label(LOCOMOTION).click();
+    h.run();
+    h.get_by_label(GAIT).click();
+    h.run();
+    h.get_by_label("trot").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::ALT, Key::F);
+    h.run();
+    assert!(!h.state().preferences().locomotion.walking);
+
+    let app = h.state();
+    let standing = footfalls(app.document(), app.preview(), &app.preferences().locomotion);
+    assert_eq!(standing.len(), 2, "Walk off shows no creature");
+    let biped_standing = standing.iter().find(|c| c.creature == biped).unwrap();
+    assert_eq!(biped_standing.groups[0].feet.len(), 2);
+    assert!(h.state().footfall_bar_on_screen(biped, 0, 0).is_some());
+
+    // The Locomotion panel's speed, faster: the diagram reads the rows for it.
+    let mut prefs = h.state().preferences().locomotion.clone();
+    prefs.speed *= 2.0;
+    h.state_mut()
+        .run_command(Command::SetLocomotion(Box::new(prefs)));
+    h.run();
+    let app = h.state();
+    let faster = footfalls(app.document(), app.preview(), &app.preferences().locomotion);
+    let biped_faster = faster.iter().find(|c| c.creature == biped).unwrap();
+    let ratio = biped_faster.groups[0].speed_legs / biped_standing.groups[0].speed_legs;
+    assert!((ratio - 2.0).abs() < 1e-3, "{ratio}");
+
+    // Walking at that speed, the feet are the ones shown standing.
+    h.get_by_role_and_label(Role::CheckBox, "Walk").click();
+    h.run();
+    h.run_steps(3);
+    let app = h.state();
+    let walking = footfalls(app.document(), app.preview(), &app.preferences().locomotion);
+    let biped_walking = walking.iter().find(|c| c.creature == biped).unwrap();
+    assert_eq!(biped_walking.groups[0].feet, biped_faster.groups[0].feet);
+    assert_eq!(
+        biped_walking.groups[0].speed_legs,
+        biped_faster.groups[0].speed_legs
+    );
+    h.get_by_role_and_label(Role::CheckBox, "Walk").click();
+    h.run();
+
+    // The octopod's lift-offs are generated: a drag there is refused, in words.
+    let wave = faster
+        .iter()
+        .find(|c| c.creature == octopod)
+        .unwrap()
+        .groups[0]
+        .clone();
+    assert_eq!(
+        wave.table,
+        anymorph::runtime::gait::style::TableId::Wave,
+        "the octopod reads no wave"
+    );
+    assert!(h.query_by_label_contains(REFUSED).is_none());
+    let steps = h.state().history().len();
+    let bar = h.state().footfall_bar_on_screen(octopod, 0, 0).unwrap();
+    let from = egui::pos2(
+        bar.min.x + (wave.feet[0].trigger + 0.02).rem_euclid(1.0) * bar.width(),
+        bar.center().y,
+    );
+    drag_over_frames(&mut h, from, from + egui::vec2(0.1 * bar.width(), 0.0));
+    assert_eq!(h.state().history().len(), steps, "a refused drag edited");
+    // In the window's text, not only in the bar's tooltip (which has no "Cannot drag").
+    assert!(
+        h.query_by_label_contains(&format!(
+            "{REFUSED} the triggers of 7 or more feet are generated"
+        ))
+        .is_some(),
+        "the refusal is not written in the window"
+    );
+
+    // A new project has no style of its own: its built-in walk says so when dragged.
+    h.state_mut().run_command(Command::NewProject);
+    h.run();
+    h.run();
+    let biped = creature_index(&h, "biped");
+    let bar = h
+        .state()
+        .footfall_bar_on_screen(biped, 0, 0)
+        .expect("the built-in walk shows no bar");
+    drag_over_frames(
+        &mut h,
+        bar.center(),
+        bar.center() + egui::vec2(0.1 * bar.width(), 0.0),
+    );
+    assert_eq!(h.state().history().len(), 0);
+    assert!(
+        h.query_by_label_contains(&format!("{REFUSED} the built-in walk"))
+            .is_some(),
+        "the refusal is not written in the window"
+    );
 }

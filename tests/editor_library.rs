@@ -14,6 +14,7 @@ use anymorph::editor::panels::footfall::{FOOTFALLS, STRIDE};
 use anymorph::editor::panels::inspector::QUERY_CAP;
 use anymorph::editor::panels::menu_bar::{NEW_GAIT_STYLE, gait_template_label};
 use anymorph::runtime::clip::Clip;
+use anymorph::runtime::gait::GaitStyle;
 use editor_common::{creature_index, editor};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
@@ -143,21 +144,27 @@ fn a_clip_an_action_with_two_branches_and_a_tuned_trot_are_made_from_an_empty_pr
     h.key_press_modifiers(Modifiers::ALT, Key::F);
     h.run();
     h.get_by_label(FOOTFALLS);
-    // The fields show the first table's first row: the one-foot trot's slowest.
-    let stride_before = style.groups[0].speeds[0].stride;
-    let stride = if (stride_before - 1.7).abs() > 0.01 {
-        1.7
-    } else {
-        1.3
+    // The fields show the row the first creature reads at the Locomotion panel's speed;
+    // a stride no row of the trot has, so the one typed is the one that changed.
+    let stride = 1.77;
+    let strides = |s: &GaitStyle| -> Vec<f32> {
+        s.groups
+            .iter()
+            .flat_map(|g| &g.speeds)
+            .chain(&s.wave)
+            .map(|r| r.stride)
+            .collect()
     };
+    let before = strides(&style);
+    assert!(!before.contains(&stride));
     type_number(&mut h, STRIDE, &format!("{stride}"));
     let tuned = h.state().document().gaits[0].clone();
-    assert_eq!(
-        tuned.groups[0].speeds[0].stride,
-        stride,
-        "{:?}",
-        h.state().message()
-    );
+    let after = strides(&tuned);
+    let changed: Vec<usize> = (0..before.len())
+        .filter(|&i| before[i] != after[i])
+        .collect();
+    assert_eq!(changed.len(), 1, "{:?}", h.state().message());
+    assert_eq!(after[changed[0]], stride);
 
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("library.project.json");
@@ -188,7 +195,7 @@ fn a_clip_an_action_with_two_branches_and_a_tuned_trot_are_made_from_an_empty_pr
     let file = dir.path().join("gaits/trot.gait.json");
     let on_disk = anymorph::io::load_gait(&file).unwrap();
     assert_eq!(on_disk.name, "trot");
-    assert_eq!(on_disk.groups[0].speeds[0].stride, stride);
+    assert_eq!(strides(&on_disk)[changed[0]], stride);
     assert_eq!(on_disk, *tuned);
     assert_eq!(saved.gaits, [on_disk]);
 }

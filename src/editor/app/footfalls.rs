@@ -94,7 +94,8 @@ impl AnymorphApp {
         self.prefs.locomotion.gait = name;
     }
 
-    /// The footfall diagram of every walking creature with the style's fields.
+    /// The footfall diagram of every creature (walking, or at the walk's speed when Walk is
+    /// off) with the style's fields.
     pub(super) fn footfall_window(&mut self, ctx: &egui::Context) {
         let mut open = self.prefs.panels.footfalls;
         egui::Window::new(FOOTFALLS)
