@@ -225,3 +225,80 @@ fn walking_creatures_play_the_layer_over_the_walk() {
     }
     assert!(moved >= 2, "the layer moved {moved} walking creatures");
 }
+
+/// An action as the layer: each creature plays the first of its branches that binds there,
+/// as `Character::play_action` picks it.
+#[test]
+fn a_layered_action_plays_the_branch_each_creature_binds() {
+    let mut h = editor();
+    let action_def = h
+        .state()
+        .document()
+        .actions
+        .iter()
+        .find(|a| a.branches.len() >= 2)
+        .expect("the sample has an action with branches")
+        .clone();
+    // The layer over a clip that is not one of the action's branches.
+    let base_index = h
+        .state()
+        .document()
+        .clips
+        .iter()
+        .position(|c| c.name == LAYERED)
+        .unwrap();
+    h.state_mut()
+        .run_command(Command::SetActiveClip(base_index));
+    h.run();
+    let mut prefs = h.state().preferences().locomotion.clone();
+    prefs.layer = anymorph::editor::layer::LayerPrefs {
+        name: action_def.name.clone(),
+        action: true,
+        additive: false,
+        weight: 1.0,
+    };
+    h.state_mut()
+        .run_command(Command::SetLocomotion(Box::new(prefs)));
+    h.run();
+    let t = 0.5;
+    h.state_mut().run_command(Command::SetTime(t));
+    h.run();
+    let app = h.state();
+    assert!(app.preview().layer().is_some(), "the action is no layer");
+    let clips: Vec<Arc<Clip>> = app.document().clips.iter().cloned().map(Arc::new).collect();
+    let action = anymorph::runtime::action::Action::resolve(&action_def, &clips).unwrap();
+    let base = Arc::clone(&clips[base_index]);
+    let mut branches = std::collections::BTreeSet::new();
+    for (i, entry) in app.document().roster.iter().enumerate() {
+        let mut c = Character::new(Arc::new(entry.creature.clone()));
+        c.set_gait_layers(Vec::new());
+        game_plays(&mut c, &base, entry.variant, None, t);
+        if let Ok(k) = c.action_branch(&action) {
+            let clip = Arc::clone(&action.branches[k]);
+            c.play(
+                &clip,
+                PlayParams {
+                    layer: 1,
+                    start_secs: clip_local_time(&clip, t),
+                    hold: true,
+                    ..PlayParams::default()
+                },
+            )
+            .unwrap();
+            branches.insert(k);
+        }
+        for (k, &at) in app.document().shown_targets().iter().enumerate() {
+            c.set_target(k, at);
+        }
+        let game = c.update(0.0).to_vec();
+        assert_same_pose(
+            &app.preview().creatures[i].pose,
+            &game,
+            entry.creature.name(),
+        );
+    }
+    assert!(
+        branches.len() >= 2,
+        "every creature played one branch: {branches:?}"
+    );
+}
