@@ -78,6 +78,14 @@ pub const CREATURES: &[(&str, &str)] = &[
     ),
 ];
 
+/// `(name, JSON)` of every bundled gait style, the starting points for a project's own.
+pub const GAITS: &[(&str, &str)] = &[
+    ("walk", include_str!("../assets/gaits/walk.gait.json")),
+    ("trot", include_str!("../assets/gaits/trot.gait.json")),
+    ("run", include_str!("../assets/gaits/run.gait.json")),
+    ("limp", include_str!("../assets/gaits/limp.gait.json")),
+];
+
 /// `(name, JSON)` of every sample clip.
 pub const CLIPS: &[(&str, &str)] = &[
     ("clap", include_str!("../assets/clips/clap.clip.json")),

@@ -9,9 +9,10 @@ mod editor_common;
 
 use anymorph::editor::AnymorphApp;
 use anymorph::editor::command::Command;
-use anymorph::editor::panels::footfall::{DUTY, FOOTFALLS, footfalls};
+use anymorph::editor::panels::footfall::{DUTY, FOOTFALLS, REFUSED, footfalls};
 use anymorph::editor::panels::locomotion::{GAIT, LOCOMOTION};
-use anymorph::runtime::gait::FootPhase;
+use anymorph::editor::panels::menu_bar::{NEW_GAIT_STYLE, gait_template_label};
+use anymorph::runtime::gait::{FootPhase, GaitStyle};
 use editor_common::{WINDOW, cpu_wgpu_setup, creature_index, drag_over_frames, test_options};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
@@ -352,5 +353,326 @@ fn dragging_a_swings_start_moves_the_feet_trigger() {
     assert_eq!(
         other,
         shown.iter().find(|c| c.creature == biped).unwrap().groups[0].feet[0].trigger
+    );
+}
+
+/// The editor started with `options` (the frame time the walk tests use).
+fn editor_with_options(options: anymorph::editor::AppOptions) -> Harness<'static, AnymorphApp> {
+    let mut h = Harness::builder()
+        .with_size(WINDOW)
+        .with_step_dt(FRAME_SECS)
+        .wgpu_setup(cpu_wgpu_setup())
+        .build_eframe(move |cc| AnymorphApp::new(cc, options.clone()));
+    h.run_steps(4);
+    h
+}
+
+/// Playback > New Gait Style from Template > `template`, as the animator clicks it.
+fn new_style_by_menu(h: &mut Harness<'static, AnymorphApp>, template: &str) {
+    h.get_by_label("Playback").click();
+    h.run();
+    h.get_by_label(NEW_GAIT_STYLE).click();
+    h.run();
+    h.get_by_label(&gait_template_label(template)).click();
+    h.run();
+}
+
+/// Bundled style `name`, as the template menu copies it.
+fn bundled(name: &str) -> GaitStyle {
+    let (_, json) = anymorph::samples::GAITS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap();
+    anymorph::io::gait_from_str(json, name).unwrap()
+}
+
+/// `style` under another name (to compare a copy with its template).
+fn renamed(style: &GaitStyle, name: &str) -> GaitStyle {
+    GaitStyle {
+        name: name.into(),
+        ..style.clone()
+    }
+}
+
+#[test]
+fn a_style_from_a_template_gets_a_free_name_undoes_and_saves_beside_the_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = sample_copy(dir.path());
+    let gaits_dir = project.parent().unwrap().join("gaits");
+    // A file where a save would put "trot-2", which the project does not list: not ours.
+    let stranger = gaits_dir.join("trot-2.gait.json");
+    std::fs::write(&stranger, "a file the project never read").unwrap();
+    let mut h = editor_on(&project);
+    let n = h.state().document().gaits.len();
+    new_style_by_menu(&mut h, "trot");
+    let app = h.state();
+    assert_eq!(app.document().gaits.len(), n + 1, "{:?}", app.message());
+    let made = app.document().gaits[n].clone();
+    // "trot" is the project's, "trot-2" a file beside it.
+    assert_eq!(made.name, "trot-3");
+    assert_eq!(renamed(&made, "trot"), bundled("trot"));
+    assert_eq!(
+        app.history().labels().last(),
+        Some("New gait style from template")
+    );
+    // The walk takes it up, so the Footfalls window edits it.
+    assert_eq!(app.preferences().locomotion.gait, "trot-3");
+    assert!(app.history().is_dirty());
+
+    // A second one does not take the unsaved first one's name.
+    new_style_by_menu(&mut h, "trot");
+    assert_eq!(h.state().document().gaits[n + 1].name, "trot-4");
+    // Each is one undo step.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().document().gaits.len(), n + 1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().document().gaits.len(), n);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    assert_eq!(h.state().document().gaits.len(), n + 1);
+    assert_eq!(h.state().document().gaits[n], made);
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    assert!(!h.state().history().is_dirty(), "{:?}", h.state().message());
+    assert_eq!(
+        std::fs::read_to_string(&stranger).unwrap(),
+        "a file the project never read"
+    );
+    assert!(
+        !gaits_dir.join("trot-4.gait.json").exists(),
+        "an undone style was saved"
+    );
+    let saved = anymorph::io::load_project(&project).unwrap();
+    assert_eq!(saved.gaits.len(), n + 1);
+    assert_eq!(saved.gaits[n], *made);
+    assert_eq!(
+        saved.project.gaits[n],
+        Path::new("gaits").join("trot-3.gait.json")
+    );
+
+    // Undone after the save and another made in its place: trot-3's file keeps trot-3.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    new_style_by_menu(&mut h, "run");
+    assert_eq!(h.state().document().gaits[n].name, "run-2");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    assert_eq!(
+        anymorph::io::load_gait(&gaits_dir.join("trot-3.gait.json")).unwrap(),
+        *made
+    );
+    let saved = anymorph::io::load_project(&project).unwrap();
+    let names: Vec<&str> = saved.gaits.iter().map(|g| g.name.as_str()).collect();
+    assert!(
+        names.contains(&"run-2") && !names.contains(&"trot-3"),
+        "{names:?}"
+    );
+}
+
+/// Save As into a folder that already has a file of the new style's name leaves that file
+/// alone: the style goes to a file of its own, and the project lists that one.
+#[test]
+fn a_new_style_never_overwrites_a_file_of_its_name_where_the_project_is_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("gaits")).unwrap();
+    let theirs = dir.path().join("gaits/trot.gait.json");
+    std::fs::write(&theirs, "someone else's").unwrap();
+    let mut doc = anymorph::editor::document::Document::new_project(Vec::new());
+    let mut content = doc.content();
+    content.gaits.push(std::sync::Arc::new(bundled("trot")));
+    doc.set_content(content);
+    let path = dir.path().join("p.project.json");
+    doc.save_as(&path).unwrap();
+    assert_eq!(std::fs::read_to_string(&theirs).unwrap(), "someone else's");
+    let saved = anymorph::io::load_project(&path).unwrap();
+    assert_eq!(saved.gaits, [bundled("trot")]);
+    assert_eq!(
+        saved.project.gaits,
+        [Path::new("gaits").join("trot_2.gait.json")]
+    );
+    // Saved again: the same file, not a third.
+    doc.save_as(&path).unwrap();
+    assert_eq!(
+        anymorph::io::load_project(&path).unwrap().project.gaits,
+        saved.project.gaits
+    );
+}
+
+/// A style made and tuned but never saved is in the recovery file: a crash loses neither.
+#[test]
+fn a_new_style_not_yet_saved_comes_back_from_the_recovery_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = sample_copy(dir.path());
+    let recovery = dir.path().join("recovery");
+    let options = anymorph::editor::AppOptions {
+        project: project.clone(),
+        recovery_dir: Some(recovery.clone()),
+        autosave_secs: 0.0,
+        ..test_options()
+    };
+    let n;
+    let tuned;
+    {
+        let mut h = editor_with_options(options.clone());
+        n = h.state().document().gaits.len();
+        new_style_by_menu(&mut h, "run");
+        let mut style = (*h.state().document().gaits[n]).clone();
+        assert_eq!(style.name, "run-2");
+        let row = &mut style.wave[0];
+        row.stride = (row.stride + 0.25).min(10.0);
+        h.state_mut().run_command(Command::EditGait {
+            index: n,
+            style: Box::new(style.clone()),
+            label: "Gait Stride".into(),
+            drag: None,
+        });
+        h.run_steps(3);
+        tuned = h.state().document().gaits[n].clone();
+        assert_eq!(*tuned, style, "{:?}", h.state().message());
+        assert!(
+            anymorph::editor::recovery::file_for(&recovery, Some(&project)).exists(),
+            "nothing autosaved"
+        );
+        // Dropped without saving, as a crash would.
+    }
+    let mut h = editor_with_options(options);
+    h.get_by_label(anymorph::editor::RECOVER).click();
+    h.run();
+    let doc = h.state().document();
+    assert_eq!(doc.gaits.len(), n + 1, "the new style was not recovered");
+    assert_eq!(doc.gaits[n], tuned);
+    // The project's own styles are as their files hold them.
+    let on_disk = anymorph::io::load_project(&project).unwrap();
+    for (a, b) in doc.gaits.iter().zip(&on_disk.gaits) {
+        assert_eq!(**a, *b);
+    }
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    let saved = anymorph::io::load_gait(
+        &project
+            .parent()
+            .unwrap()
+            .join("gaits")
+            .join("run-2.gait.json"),
+    )
+    .unwrap();
+    assert_eq!(saved, *tuned);
+}
+
+/// With Walk off the window still shows every creature's cycle, at the Locomotion panel's
+/// speed: the feet it shows are the ones the walk then takes, and it follows the speed.
+/// A drag that can change nothing says why in the window, not only in a tooltip.
+#[test]
+fn with_walk_off_the_diagram_shows_the_cycle_at_the_panels_speed_and_refusals_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = sample_copy(dir.path());
+    let mut h = editor_on(&project);
+    // Only the biped and the octopod (its eight feet read the generated wave), so both fit
+    // the window without scrolling.
+    let keep = [creature_index(&h, "biped"), creature_index(&h, "octopod")];
+    for i in (0..h.state().document().roster.len()).rev() {
+        if !keep.contains(&i) {
+            h.state_mut().run_command(Command::RemoveCreature(i));
+        }
+    }
+    h.run();
+    let biped = creature_index(&h, "biped");
+    let octopod = creature_index(&h, "octopod");
+    h.get_by_label(LOCOMOTION).click();
+    h.run();
+    h.get_by_label(GAIT).click();
+    h.run();
+    h.get_by_label("trot").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::ALT, Key::F);
+    h.run();
+    assert!(!h.state().preferences().locomotion.walking);
+
+    let app = h.state();
+    let standing = footfalls(app.document(), app.preview(), &app.preferences().locomotion);
+    assert_eq!(standing.len(), 2, "Walk off shows no creature");
+    let biped_standing = standing.iter().find(|c| c.creature == biped).unwrap();
+    assert_eq!(biped_standing.groups[0].feet.len(), 2);
+    assert!(h.state().footfall_bar_on_screen(biped, 0, 0).is_some());
+
+    // The Locomotion panel's speed, faster: the diagram reads the rows for it.
+    let mut prefs = h.state().preferences().locomotion.clone();
+    prefs.speed *= 2.0;
+    h.state_mut()
+        .run_command(Command::SetLocomotion(Box::new(prefs)));
+    h.run();
+    let app = h.state();
+    let faster = footfalls(app.document(), app.preview(), &app.preferences().locomotion);
+    let biped_faster = faster.iter().find(|c| c.creature == biped).unwrap();
+    let ratio = biped_faster.groups[0].speed_legs / biped_standing.groups[0].speed_legs;
+    assert!((ratio - 2.0).abs() < 1e-3, "{ratio}");
+
+    // Walking at that speed, the feet are the ones shown standing.
+    h.get_by_role_and_label(Role::CheckBox, "Walk").click();
+    h.run();
+    h.run_steps(3);
+    let app = h.state();
+    let walking = footfalls(app.document(), app.preview(), &app.preferences().locomotion);
+    let biped_walking = walking.iter().find(|c| c.creature == biped).unwrap();
+    assert_eq!(biped_walking.groups[0].feet, biped_faster.groups[0].feet);
+    assert_eq!(
+        biped_walking.groups[0].speed_legs,
+        biped_faster.groups[0].speed_legs
+    );
+    h.get_by_role_and_label(Role::CheckBox, "Walk").click();
+    h.run();
+
+    // The octopod's lift-offs are generated: a drag there is refused, in words.
+    let wave = faster
+        .iter()
+        .find(|c| c.creature == octopod)
+        .unwrap()
+        .groups[0]
+        .clone();
+    assert_eq!(
+        wave.table,
+        anymorph::runtime::gait::style::TableId::Wave,
+        "the octopod reads no wave"
+    );
+    assert!(h.query_by_label_contains(REFUSED).is_none());
+    let steps = h.state().history().len();
+    let bar = h.state().footfall_bar_on_screen(octopod, 0, 0).unwrap();
+    let from = egui::pos2(
+        bar.min.x + (wave.feet[0].trigger + 0.02).rem_euclid(1.0) * bar.width(),
+        bar.center().y,
+    );
+    drag_over_frames(&mut h, from, from + egui::vec2(0.1 * bar.width(), 0.0));
+    assert_eq!(h.state().history().len(), steps, "a refused drag edited");
+    // In the window's text, not only in the bar's tooltip (which has no "Cannot drag").
+    assert!(
+        h.query_by_label_contains(&format!(
+            "{REFUSED} the triggers of 7 or more feet are generated"
+        ))
+        .is_some(),
+        "the refusal is not written in the window"
+    );
+
+    // A new project has no style of its own: its built-in walk says so when dragged.
+    h.state_mut().run_command(Command::NewProject);
+    h.run();
+    h.run();
+    let biped = creature_index(&h, "biped");
+    let bar = h
+        .state()
+        .footfall_bar_on_screen(biped, 0, 0)
+        .expect("the built-in walk shows no bar");
+    drag_over_frames(
+        &mut h,
+        bar.center(),
+        bar.center() + egui::vec2(0.1 * bar.width(), 0.0),
+    );
+    assert_eq!(h.state().history().len(), 0);
+    assert!(
+        h.query_by_label_contains(&format!("{REFUSED} the built-in walk"))
+            .is_some(),
+        "the refusal is not written in the window"
     );
 }

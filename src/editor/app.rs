@@ -1080,6 +1080,8 @@ impl eframe::App for AnymorphApp {
         for problem in self.meshes.sync(&self.doc) {
             self.message = Some((problem, Severity::Error));
         }
+        self.preview
+            .set_layer(&self.doc, &self.prefs.locomotion.layer);
         if self.prefs.locomotion.walking {
             let settings = self.prefs.locomotion.settings(&self.doc.gaits);
             self.preview
@@ -1207,6 +1209,8 @@ impl eframe::App for AnymorphApp {
                             prefs: &self.prefs.locomotion,
                             gaits: &self.doc.gaits,
                             preview: &self.preview,
+                            clips: &self.doc.clips,
+                            actions: &self.doc.actions,
                         },
                         &mut self.commands,
                     );

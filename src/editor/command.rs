@@ -136,6 +136,9 @@ pub enum Command {
     SetActiveClip(usize),
     /// A new clip copied from the bundled sample clip of this name (`samples::CLIPS`).
     NewClipFromTemplate(String),
+    /// A new gait style copied from the bundled style of this name (`samples::GAITS`), under
+    /// a name the project does not use yet.
+    NewGaitFromTemplate(String),
     /// Take branch `branch` out of action `action` (the action goes when its last does).
     RemoveBranch {
         action: usize,
@@ -353,6 +356,7 @@ impl Command {
             Command::SetVariant { .. } => "Set Variant",
             Command::SetActiveClip(_) => "Set Active Clip",
             Command::NewClipFromTemplate(_) => "New Clip from Template",
+            Command::NewGaitFromTemplate(_) => "New Gait Style from Template",
             Command::RemoveBranch { .. } => "Remove Branch",
             Command::MoveBranch { .. } => "Reorder Branches",
             Command::AddBranchTo(_) => "Add Branch",

@@ -337,6 +337,15 @@ impl Document {
             creatures.push(relative_to(&file, dir));
         }
         let mut project = self.project.clone().unwrap_or_default();
+        // A style at a place whose file holds another style (saved, then undone, then a
+        // different style added) is not an edit of that file: it gets one of its own.
+        let known = self
+            .gaits
+            .iter()
+            .zip(&self.saved_gaits)
+            .take_while(|(a, b)| a.name == b.name)
+            .count();
+        project.gaits.truncate(known.min(self.gaits.len()));
         // An edited style goes back to its own file, wherever the project is saved.
         let gait_dir = old_dir.clone().unwrap_or_else(|| dir.to_path_buf());
         for (i, (style, file)) in self.gaits.iter().zip(&project.gaits).enumerate() {
@@ -344,7 +353,6 @@ impl Document {
                 write_if_changed(&gait_dir.join(file), gait_to_string(style).as_bytes())?;
             }
         }
-        self.saved_gaits = self.gaits.clone();
         // Gait files stay where they are; only the way to reach them changes.
         if let Some(old) = &old_dir {
             project.gaits = project
@@ -353,6 +361,29 @@ impl Document {
                 .map(|g| relative_to(&old.join(g), dir))
                 .collect();
         }
+        // Styles added in the editor have no file yet: each gets one beside the project,
+        // never over a file that holds something else (a Save As into a folder that has a
+        // style of that name).
+        for style in &self.gaits[project.gaits.len()..] {
+            let text = gait_to_string(style);
+            let file = (1..)
+                .map(|k| match k {
+                    1 => gait_file_name(&style.name),
+                    k => gait_file_name(&format!("{}_{k}", style.name)),
+                })
+                .find(|f| {
+                    !project.gaits.contains(f)
+                        && std::fs::read(dir.join(f))
+                            .ok()
+                            .is_none_or(|held| held == text.as_bytes())
+                })
+                .unwrap_or_else(|| gait_file_name(&style.name));
+            let path = dir.join(&file);
+            make_parent(&path)?;
+            write_if_changed(&path, text.as_bytes())?;
+            project.gaits.push(file);
+        }
+        self.saved_gaits = self.gaits.clone();
         project.name = self.name.clone();
         project.clips = self.clip_files[..self.clips.len()].to_vec();
         project.creatures = creatures;
@@ -612,6 +643,12 @@ fn make_parent(file: &Path) -> Result<(), SaveError> {
         }
         _ => Ok(()),
     }
+}
+
+/// `gaits/<name>.gait.json`, with the name made safe for a file system: where a style made
+/// in the editor is saved, relative to the project's folder.
+pub fn gait_file_name(name: &str) -> PathBuf {
+    PathBuf::from("gaits").join(format!("{}.gait.json", file_stem(name)))
 }
 
 /// `clips/<name>.clip.json`, with the name made safe for a file system.

@@ -13,6 +13,7 @@ pub mod document;
 pub mod file_browser;
 pub mod file_dialog;
 pub mod history;
+pub mod layer;
 pub mod layout;
 pub mod meshes;
 pub mod panels;

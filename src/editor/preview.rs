@@ -5,6 +5,7 @@
 //! pose itself.
 
 use crate::editor::document::{Document, Revisions};
+use crate::editor::layer::{LayerPrefs, PreviewLayer, base_params};
 use crate::editor::layout;
 use crate::editor::walk::{FootMark, WalkSettings, WalkView, Walker};
 use crate::runtime::bind::{Binding, bind};
@@ -14,6 +15,7 @@ use crate::runtime::eval::{EvalInput, Goals, StageTimes};
 use crate::runtime::gait::GaitStyle;
 use crate::runtime::ik::IkDebug;
 use crate::runtime::pipeline::{Pipeline, clip_local_time};
+use crate::runtime::player::Character;
 use crate::runtime::pose::BodyPose;
 use crate::runtime::terrain::Terrain;
 use glam::Vec3;
@@ -48,6 +50,9 @@ pub struct CreaturePreview {
     pub curves: Vec<CurveTrace>,
     /// While the creatures walk: this creature in the runtime's player.
     pub walker: Option<Walker>,
+    /// With a layer on and not walking: the player that posed it this frame, playing the
+    /// active clip and the layer.
+    pub layered: Option<Character>,
     /// Where character space is shown in the slot: identity unless walking in the path
     /// view. Goals, IK particles and curves (character space) are drawn through it.
     pub display_from_character: BodyPose,
@@ -74,17 +79,19 @@ impl CreaturePreview {
     /// The goals of the pose shown: the player's (clip and gait) while walking, else the
     /// pipeline's.
     pub fn goals(&self) -> Option<&Goals> {
-        match &self.walker {
-            Some(w) => Some(w.character().goals()),
-            None => self.pipeline.as_ref().map(Pipeline::goals),
+        match (&self.walker, &self.layered) {
+            (Some(w), _) => Some(w.character().goals()),
+            (None, Some(c)) => Some(c.goals()),
+            (None, None) => self.pipeline.as_ref().map(Pipeline::goals),
         }
     }
 
     /// The solver's record of the pose shown.
     pub fn ik_debug(&self) -> Option<&IkDebug> {
-        match &self.walker {
-            Some(w) => Some(w.character().ik_debug()),
-            None => self.pipeline.as_ref().map(Pipeline::ik_debug),
+        match (&self.walker, &self.layered) {
+            (Some(w), _) => Some(w.character().ik_debug()),
+            (None, Some(c)) => Some(c.ik_debug()),
+            (None, None) => self.pipeline.as_ref().map(Pipeline::ik_debug),
         }
     }
 
@@ -131,6 +138,8 @@ struct WalkKey {
     gait: Arc<GaitStyle>,
     terrain: Terrain,
     view: WalkView,
+    /// The layer's [`PreviewLayer::id`].
+    layer: Option<u64>,
 }
 
 impl WalkKey {
@@ -143,6 +152,7 @@ impl WalkKey {
             && self.gait.name == other.gait.name
             && self.terrain == other.terrain
             && self.view == other.view
+            && self.layer == other.layer
     }
 }
 
@@ -158,6 +168,24 @@ struct Walking {
     clip: Option<Arc<crate::runtime::clip::Clip>>,
 }
 
+/// What the layer was made from: a change to any of it makes it again.
+#[derive(Clone, Debug, PartialEq)]
+struct LayerKey {
+    clip: u64,
+    actions: u64,
+    prefs: LayerPrefs,
+}
+
+/// The shown clip and the creatures as the layered players share them, kept while the clip
+/// and the roster are unchanged (the runtime caches bindings per `Arc`).
+#[derive(Clone, Debug)]
+struct Shared {
+    clip_revision: u64,
+    roster_revision: u64,
+    clip: Option<Arc<Clip>>,
+    creatures: Vec<Arc<Creature>>,
+}
+
 /// Every creature's preview, in roster order.
 #[derive(Debug, Default)]
 pub struct Preview {
@@ -165,6 +193,10 @@ pub struct Preview {
     built: Option<BuiltFrom>,
     traced: Option<BuiltFrom>,
     walking: Option<Walking>,
+    layer: Option<PreviewLayer>,
+    layer_key: Option<LayerKey>,
+    layers_made: u64,
+    shared: Option<Shared>,
     pub times: PreviewTimes,
 }
 
@@ -223,6 +255,7 @@ impl Preview {
                     offset,
                     curves: Vec::new(),
                     walker: None,
+                    layered: None,
                     display_from_character: BodyPose::IDENTITY,
                     planted_feet: Vec::new(),
                     footprints: Vec::new(),
@@ -300,6 +333,13 @@ impl Preview {
                 p.stop_walking(&entry.creature);
             }
         }
+        if let Some(layer) = self.layer.clone() {
+            self.evaluate_layered(doc, &layer, clock_secs);
+            return;
+        }
+        for p in &mut self.creatures {
+            p.layered = None;
+        }
         let Some(clip) = doc.shown_clip() else {
             return;
         };
@@ -322,6 +362,91 @@ impl Preview {
         self.times.stages = stages;
     }
 
+    /// Makes the layer again when its setting, the project's clips or its actions changed;
+    /// `prefs` naming nothing of the project turns it off.
+    pub fn set_layer(&mut self, doc: &Document, prefs: &LayerPrefs) {
+        let key = LayerKey {
+            clip: doc.revisions.clip,
+            actions: doc.revisions.actions,
+            prefs: prefs.clone(),
+        };
+        if self.layer_key.as_ref() == Some(&key) {
+            return;
+        }
+        self.layer = prefs.source(doc).map(|source| {
+            self.layers_made += 1;
+            PreviewLayer {
+                source,
+                additive: prefs.additive,
+                weight: prefs.weight(),
+                id: self.layers_made,
+            }
+        });
+        self.layer_key = Some(key);
+    }
+
+    /// The layer the preview plays over the active clip, if any.
+    pub fn layer(&self) -> Option<&PreviewLayer> {
+        self.layer.as_ref()
+    }
+
+    /// The shown clip and the roster's creatures as shared `Arc`s, made again only when
+    /// they changed.
+    fn shared(&mut self, doc: &Document) -> Shared {
+        let fresh = self.shared.as_ref().is_some_and(|s| {
+            s.clip_revision == doc.revisions.clip
+                && s.roster_revision == doc.revisions.roster
+                && s.creatures.len() == doc.roster.len()
+        });
+        if !fresh {
+            self.shared = Some(Shared {
+                clip_revision: doc.revisions.clip,
+                roster_revision: doc.revisions.roster,
+                clip: doc.shown_clip().cloned().map(Arc::new),
+                creatures: doc
+                    .roster
+                    .iter()
+                    .map(|e| Arc::new(e.creature.clone()))
+                    .collect(),
+            });
+        }
+        self.shared.clone().unwrap_or(Shared {
+            clip_revision: 0,
+            roster_revision: 0,
+            clip: None,
+            creatures: Vec::new(),
+        })
+    }
+
+    /// Poses every creature at `clock_secs` by a player of its own playing the shown clip
+    /// and `layer` from there, standing (no gait). A player started at the playhead is
+    /// what a scrub needs: the pose at that time, whatever was shown before.
+    fn evaluate_layered(&mut self, doc: &Document, layer: &PreviewLayer, clock_secs: f32) {
+        let start = Instant::now();
+        let shared = self.shared(doc);
+        let targets = doc.shown_targets();
+        for ((p, entry), creature) in self
+            .creatures
+            .iter_mut()
+            .zip(&doc.roster)
+            .zip(&shared.creatures)
+        {
+            let character = layered_character(
+                creature,
+                shared.clip.as_ref(),
+                entry.variant,
+                layer,
+                targets,
+                clock_secs,
+            );
+            p.pose.clear();
+            p.pose.extend_from_slice(character.pose());
+            p.layered = Some(character);
+        }
+        self.times.evaluate_us = start.elapsed().as_secs_f32() * 1e6;
+        self.times.stages = StageTimes::default();
+    }
+
     /// Walks every creature `dt_secs` further through the runtime's player, the shown clip
     /// laid over the gait, and shows each in its slot as `settings.view` says.
     ///
@@ -339,7 +464,11 @@ impl Preview {
             gait: Arc::clone(&settings.gait),
             terrain: settings.terrain,
             view: settings.view,
+            layer: self.layer.as_ref().map(|l| l.id),
         };
+        for p in &mut self.creatures {
+            p.layered = None;
+        }
         let clip = doc.shown_clip().map(|c| (c.duration_secs, c.looping));
         let step = match &mut self.walking {
             Some(w)
@@ -413,6 +542,7 @@ impl Preview {
                 clip.as_ref(),
                 entry.variant,
                 settings,
+                self.layer.as_ref(),
                 clock_secs,
             ));
         }
@@ -451,6 +581,36 @@ impl Preview {
         }
         self.times.trace_us = start.elapsed().as_secs_f32() * 1e6;
     }
+}
+
+/// A player of `creature` standing at its slot (no gait), playing `clip` and `layer` from
+/// where the playback clock `clock_secs` has them, posed once: the layered preview's pose,
+/// and what a game playing the same two gets (tests compare the two).
+pub fn layered_character(
+    creature: &Arc<Creature>,
+    clip: Option<&Arc<Clip>>,
+    variant: usize,
+    layer: &PreviewLayer,
+    targets_in_character: &[Vec3],
+    clock_secs: f32,
+) -> Character {
+    let mut character = Character::new(Arc::clone(creature));
+    character.set_gait_layers(Vec::new());
+    character.record_ik_debug(true);
+    if let Some(clip) = clip
+        && let Err(e) = character.play(clip, base_params(clip, variant, clock_secs))
+    {
+        // Where the clip does not bind the layer still plays (the roster says why).
+        log::trace!("layered preview without the clip: {e}");
+    }
+    if let Err(e) = layer.play(&mut character, clock_secs) {
+        log::trace!("layered preview without the layer: {e}");
+    }
+    for (i, &t) in targets_in_character.iter().enumerate() {
+        character.set_target(i, t);
+    }
+    character.update(0.0);
+    character
 }
 
 /// The rest pose: where every body stands before any clip plays.

@@ -185,9 +185,10 @@ pub fn read(path: &Path) -> Result<Document, LoadError> {
     doc.path = file.project;
     doc.name = file.name;
     let marks = doc.validation_marks.clone();
-    // Edited styles come back when they still line up with the project's gait files.
+    // Edited styles come back when they still line up with the project's gait files; the
+    // ones past its files were made in the editor and have no file yet.
     let gaits = match file.gaits {
-        Some(values) if values.len() == doc.gaits.len() => values
+        Some(values) if values.len() >= doc.gaits.len() => values
             .into_iter()
             .enumerate()
             .map(|(i, v)| {

@@ -7,8 +7,7 @@ use crate::runtime::clip::Clip;
 use crate::runtime::creature::Creature;
 use crate::runtime::eval::StageTimes;
 use crate::runtime::gait::{FootPhase, GaitLayer, GaitStyle};
-use crate::runtime::pipeline::clip_local_time;
-use crate::runtime::player::{Character, PlayParams, VariantChoice};
+use crate::runtime::player::Character;
 use crate::runtime::pose::BodyPose;
 use crate::runtime::terrain::Terrain;
 use glam::{Quat, Vec3};
@@ -88,6 +87,8 @@ pub struct LocomotionPrefs {
     pub wave_amplitude: f32,
     pub wave_length: f32,
     pub view: WalkView,
+    /// A second clip or action played over the active clip, walking or not.
+    pub layer: crate::editor::layer::LayerPrefs,
 }
 
 impl Default for LocomotionPrefs {
@@ -102,6 +103,7 @@ impl Default for LocomotionPrefs {
             wave_amplitude: 0.05,
             wave_length: 2.0,
             view: WalkView::Treadmill,
+            layer: crate::editor::layer::LayerPrefs::default(),
         }
     }
 }
@@ -220,6 +222,7 @@ impl Walker {
         clip: Option<&Arc<Clip>>,
         variant: usize,
         settings: &WalkSettings,
+        layer: Option<&crate::editor::layer::PreviewLayer>,
         clock_secs: f32,
     ) -> Self {
         let mut character = Character::new(creature);
@@ -227,18 +230,16 @@ impl Walker {
         character.set_terrain(settings.terrain);
         character.set_gait_layers(vec![GaitLayer::new(Arc::clone(&settings.gait))]);
         if let Some(clip) = clip {
-            let params = PlayParams {
-                variant: VariantChoice::Index(variant),
-                start_secs: clip_local_time(clip, clock_secs),
-                // A one-shot shows its last frame until the playhead starts it over,
-                // as the pipeline's preview does.
-                hold: true,
-                ..PlayParams::default()
-            };
+            let params = crate::editor::layer::base_params(clip, variant, clock_secs);
             if let Err(e) = character.play(clip, params) {
                 // Where the clip does not bind, the creature still walks (the roster says why).
                 log::trace!("walking without the clip: {e}");
             }
+        }
+        if let Some(layer) = layer
+            && let Err(e) = layer.play(&mut character, clock_secs)
+        {
+            log::trace!("walking without the layer: {e}");
         }
         Walker {
             character,
@@ -505,7 +506,7 @@ mod tests {
             ..LocomotionPrefs::default()
         }
         .settings(&[]);
-        let mut w = Walker::new(biped(), None, 0, &settings, 0.0);
+        let mut w = Walker::new(biped(), None, 0, &settings, None, 0.0);
         let mut planted_seen = 0;
         for _ in 0..120 {
             w.update(&settings, &[], 1.0 / 60.0, &mut StageTimes::default());

@@ -157,6 +157,7 @@ impl AnymorphApp {
                     }
                 }
             }
+            Command::NewGaitFromTemplate(name) => self.new_gait_from_template(&name),
             Command::DuplicateClip => {
                 if let Some(clip) = self.doc.clip().cloned() {
                     self.add_clip("Duplicate clip", self.doc.active_clip + 1, clip);

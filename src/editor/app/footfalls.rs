@@ -42,7 +42,60 @@ impl AnymorphApp {
         });
     }
 
-    /// The footfall diagram of every walking creature with the style's fields.
+    /// Adds a copy of bundled style `template` as one undo step and walks with it, so the
+    /// Footfalls window edits it next. Its name is one no style of the project has and no
+    /// file beside the project holds as `gaits/<name>.gait.json`: the walk and the project
+    /// find a style by its name, and the next save must not overwrite a file it never read.
+    pub(super) fn new_gait_from_template(&mut self, template: &str) {
+        let Some((_, json)) = crate::samples::GAITS.iter().find(|(n, _)| *n == template) else {
+            self.message = Some((format!("No gait template '{template}'"), Severity::Error));
+            return;
+        };
+        let mut style =
+            match crate::io::gait_from_str(json, &format!("assets/gaits/{template}.gait.json")) {
+                Ok(style) => style,
+                Err(e) => {
+                    self.message = Some((e.to_string(), Severity::Error));
+                    return;
+                }
+            };
+        let dir = self
+            .doc
+            .path
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf);
+        let listed: Vec<PathBuf> = self
+            .doc
+            .project
+            .as_ref()
+            .map(|p| p.gaits.clone())
+            .unwrap_or_default();
+        let taken = |name: &str| {
+            let file = crate::editor::document::gait_file_name(name);
+            let same = |f: &Path| {
+                f.to_string_lossy().to_lowercase() == file.to_string_lossy().to_lowercase()
+            };
+            self.doc.gaits.iter().any(|g| g.name == name)
+                || listed.iter().any(|f| same(f))
+                || dir.as_ref().is_some_and(|d| d.join(&file).exists())
+        };
+        let base = style.name.clone();
+        let mut n = 1;
+        while taken(&style.name) {
+            n += 1;
+            style.name = format!("{base}-{n}");
+        }
+        let name = style.name.clone();
+        let style = Arc::new(style);
+        self.edit_content("New gait style from template", None, |c| {
+            c.gaits.push(style);
+        });
+        self.prefs.locomotion.gait = name;
+    }
+
+    /// The footfall diagram of every creature (walking, or at the walk's speed when Walk is
+    /// off) with the style's fields.
     pub(super) fn footfall_window(&mut self, ctx: &egui::Context) {
         let mut open = self.prefs.panels.footfalls;
         egui::Window::new(FOOTFALLS)

@@ -1,7 +1,9 @@
 //! The footfall diagram and the gait style editor. For every walking creature, one bar per
 //! foot over one step cycle of its leg group, at the speed it walks now: dark while the foot
 //! stands, light while it swings, with a cursor where the group is in its cycle. Every number
-//! comes from the creature's player (the runtime's gait); the diagram only draws them.
+//! comes from the creature's player (the runtime's gait); the diagram only draws them. With
+//! Walk off, each creature's runtime gait reads the style at the Locomotion panel's speed
+//! without stepping, so the bars are the ones the walk will take (the cursor rests at 0).
 //!
 //! Editing changes the style the creatures walk with, the one picked in the Locomotion
 //! panel: dragging a light bar's start moves the foot's lift-off (its trigger), dragging its
@@ -13,8 +15,8 @@ use crate::editor::command::{Command, CommandQueue};
 use crate::editor::document::Document;
 use crate::editor::preview::Preview;
 use crate::editor::walk::LocomotionPrefs;
-use crate::runtime::gait::GaitStyle;
 use crate::runtime::gait::style::{SpeedKey, TableId};
+use crate::runtime::gait::{Gait, GaitLayer, GaitStyle};
 use egui::{Color32, Pos2, Rect, RichText, Sense, Stroke, Vec2};
 use std::hash::{Hash, Hasher};
 
@@ -28,6 +30,11 @@ pub const BOB: &str = "Bob";
 /// Per-foot fields: "Trigger 1", "Duty 1"…
 pub const FOOT_TRIGGER: &str = "Trigger";
 pub const FOOT_DUTY: &str = "Duty";
+/// Starts the line that says why the last drag changed nothing.
+pub const REFUSED: &str = "Cannot drag:";
+/// What a drag on the runtime's built-in walk says.
+const BUILT_IN_REFUSED: &str = "the built-in walk is not one of the project's styles: \
+     make one with Playback > New Gait Style from Template, or pick one in the Locomotion panel";
 
 /// The diagram's mouse keys, for the Help list.
 pub const KEYS: &[(&str, &str)] = &[
@@ -82,21 +89,34 @@ pub struct CreatureFootfalls {
     pub groups: Vec<GroupFootfalls>,
 }
 
-/// What every walking creature's gait does this frame, read from its player.
+/// What every walking creature's gait does this frame, read from its player. With Walk
+/// off, what each creature's gait would do at the Locomotion panel's speed and turn, read
+/// from a gait of its own that never steps (its cycle stays at 0), so a style can be tuned
+/// without walking.
 pub fn footfalls(
     doc: &Document,
     preview: &Preview,
     prefs: &LocomotionPrefs,
 ) -> Vec<CreatureFootfalls> {
     let style = prefs.style(&doc.gaits);
+    let layers = [GaitLayer::new(std::sync::Arc::clone(&style))];
     preview
         .creatures
         .iter()
         .enumerate()
         .filter_map(|(i, p)| {
-            let character = p.walker.as_ref()?.character();
-            let gait = character.gait();
-            let creature = character.creature();
+            let standing;
+            let (gait, creature) = match &p.walker {
+                Some(w) => (w.character().gait(), &**w.character().creature()),
+                None if !prefs.walking => {
+                    let creature = &doc.roster.get(i)?.creature;
+                    let mut gait = Gait::new(creature);
+                    gait.read_params(&layers, prefs.velocity(), prefs.turn_rate());
+                    standing = gait;
+                    (&standing, creature)
+                }
+                None => return None,
+            };
             let groups = gait
                 .gear()
                 .groups
@@ -252,6 +272,9 @@ pub struct FootfallPanel {
     row: usize,
     /// (creature, group, foot) and its bar, as last drawn.
     bars: Vec<((usize, usize, usize), Rect)>,
+    /// Why the last drag changed nothing, shown until the next drag starts: a hover
+    /// tooltip alone goes unseen while the mouse is busy dragging.
+    refused: Option<String>,
 }
 
 /// What the window draws from.
@@ -286,9 +309,19 @@ impl FootfallPanel {
         ui.horizontal(|ui| {
             ui.strong(format!("Gait style: {}", style.name));
             if !inputs.prefs.walking {
-                ui.label(RichText::new("(not walking: turn Walk on to see the feet)").weak());
+                ui.label(
+                    RichText::new(format!(
+                        "(Walk off: the cycle at the Locomotion panel's {:.2} m/s, {:.2} rad/s)",
+                        inputs.prefs.velocity().length(),
+                        inputs.prefs.turn_rate()
+                    ))
+                    .weak(),
+                );
             }
         });
+        if let Some(why) = &self.refused {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("{REFUSED} {why}"));
+        }
         if index.is_none() {
             ui.label(
                 RichText::new(
@@ -400,6 +433,9 @@ impl FootfallPanel {
                         foot.trigger,
                         foot.duty * 100.0
                     ));
+                if response.drag_started() {
+                    self.refused = index.is_none().then(|| BUILT_IN_REFUSED.to_string());
+                }
                 let Some(index) = index else {
                     continue;
                 };
@@ -451,7 +487,8 @@ impl FootfallPanel {
                             edit = Some((s, label.to_string(), Some(d.id)));
                         }
                         Err(why) => {
-                            response.clone().on_hover_text(why);
+                            response.clone().on_hover_text(&why);
+                            self.refused = Some(why);
                         }
                     }
                 }

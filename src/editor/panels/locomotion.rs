@@ -4,11 +4,14 @@
 //! project's: changing them pushes [`Command::SetLocomotion`], never an edit.
 
 use crate::editor::command::{Command, CommandQueue};
+use crate::editor::layer::LayerPrefs;
 use crate::editor::preview::Preview;
 use crate::editor::walk::{
     GroundShape, LocomotionPrefs, SLOPE_RANGE, SPEED_RANGE, TURN_RANGE, WAVE_AMPLITUDE_RANGE,
     WAVE_LENGTH_RANGE, WalkView, gait_names,
 };
+use crate::runtime::action::ActionDef;
+use crate::runtime::clip::Clip;
 use crate::runtime::gait::GaitStyle;
 use egui::RichText;
 use std::sync::Arc;
@@ -22,12 +25,22 @@ pub const GROUND: &str = "Ground";
 pub const SLOPE: &str = "Slope";
 pub const WAVE_HEIGHT: &str = "Wave height";
 pub const WAVE_LENGTH: &str = "Wavelength";
+/// The Layer section's header and fields.
+pub const LAYER: &str = "Layer";
+pub const LAYER_PLAYS: &str = "Layered clip";
+pub const LAYER_NONE: &str = "No layer";
+pub const PRIORITY: &str = "Priority";
+pub const ADDITIVE: &str = "Additive";
+pub const LAYER_WEIGHT: &str = "Layer weight";
 
 /// What the section shows besides the settings.
 pub struct LocomotionInputs<'a> {
     pub prefs: &'a LocomotionPrefs,
     pub gaits: &'a [Arc<GaitStyle>],
     pub preview: &'a Preview,
+    /// What the Layer section offers.
+    pub clips: &'a [Clip],
+    pub actions: &'a [ActionDef],
 }
 
 /// Draws the section; any change becomes one [`Command::SetLocomotion`].
@@ -47,6 +60,14 @@ pub fn locomotion_ui(
         .on_hover_text(format!(
             "Make every creature walk while the clip plays over the walk{walking}"
         ));
+    egui::CollapsingHeader::new(RichText::new(LAYER).strong())
+        .id_salt("layer")
+        .show(ui, |ui| layer_ui(ui, &mut prefs.layer, inputs))
+        .header_response
+        .on_hover_text(
+            "Play a second clip or action over the active clip on every creature, walking or \
+             not (a preview setting: the project does not change)",
+        );
     if prefs != *inputs.prefs {
         commands.push(Command::SetLocomotion(Box::new(prefs)));
     }
@@ -90,6 +111,74 @@ fn settings_ui(ui: &mut egui::Ui, prefs: &mut LocomotionPrefs, inputs: &Locomoti
                 "{feet} feet on the ground, {walkers} creatures walking"
             ))
             .weak(),
+        );
+    }
+}
+
+/// The layer: which clip or action, priority or additive, and its weight.
+fn layer_ui(ui: &mut egui::Ui, layer: &mut LayerPrefs, inputs: &LocomotionInputs<'_>) {
+    let clip_text = |name: &str| format!("clip {name}");
+    let action_text = |name: &str| format!("action {name}");
+    egui::Grid::new("layer settings")
+        .num_columns(2)
+        .spacing([8.0, 4.0])
+        .show(ui, |ui| {
+            let label = ui.label(LAYER_PLAYS);
+            let selected = match (layer.name.as_str(), layer.action) {
+                ("", _) => LAYER_NONE.to_string(),
+                (name, true) => action_text(name),
+                (name, false) => clip_text(name),
+            };
+            egui::ComboBox::from_id_salt("layer source")
+                .selected_text(selected)
+                .show_ui(ui, |ui| {
+                    if ui
+                        .selectable_label(layer.name.is_empty(), LAYER_NONE)
+                        .clicked()
+                    {
+                        layer.name.clear();
+                        layer.action = false;
+                    }
+                    let chosen = |l: &LayerPrefs, name: &str, action: bool| {
+                        l.action == action && l.name == name
+                    };
+                    for clip in inputs.clips {
+                        let on = chosen(layer, &clip.name, false);
+                        if ui.selectable_label(on, clip_text(&clip.name)).clicked() {
+                            layer.name.clone_from(&clip.name);
+                            layer.action = false;
+                        }
+                    }
+                    for action in inputs.actions {
+                        let on = chosen(layer, &action.name, true);
+                        if ui.selectable_label(on, action_text(&action.name)).clicked() {
+                            layer.name.clone_from(&action.name);
+                            layer.action = true;
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id)
+                .on_hover_text("Played over the active clip, from the playhead");
+            ui.end_row();
+            ui.label("Blend");
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut layer.additive, false, PRIORITY)
+                    .on_hover_text("Takes its weight of the pose on the bodies it moves");
+                ui.selectable_value(&mut layer.additive, true, ADDITIVE)
+                    .on_hover_text("Adds its offsets from rest, times its weight");
+            });
+            ui.end_row();
+            number_row(ui, LAYER_WEIGHT, &mut layer.weight, 0.0..=1.0, 0.01, "");
+        });
+    let known = if layer.action {
+        inputs.actions.iter().any(|a| a.name == layer.name)
+    } else {
+        inputs.clips.iter().any(|c| c.name == layer.name)
+    };
+    if !layer.name.is_empty() && !known {
+        ui.label(
+            RichText::new(format!("'{}' is not in this project: no layer", layer.name)).weak(),
         );
     }
 }

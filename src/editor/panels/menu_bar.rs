@@ -13,6 +13,36 @@ pub trait ToggleState {
     }
 }
 
+/// The Playback submenu of bundled gait styles to start a project's own from.
+pub const NEW_GAIT_STYLE: &str = "New Gait Style from Template";
+
+/// One button per bundled gait style ("trot style"…: plain names are taken by the
+/// Locomotion panel's list), with the style's intent as its tooltip.
+fn gait_template_menu(commands: &mut CommandQueue) -> impl FnOnce(&mut egui::Ui) + '_ {
+    move |ui| {
+        for (name, json) in crate::samples::GAITS {
+            let intent = crate::io::gait_from_str(json, name)
+                .map(|g| g.intent)
+                .unwrap_or_default();
+            let button = ui.button(gait_template_label(name));
+            let button = if intent.is_empty() {
+                button
+            } else {
+                button.on_hover_text(intent)
+            };
+            if button.clicked() {
+                commands.push(Command::NewGaitFromTemplate((*name).to_string()));
+                ui.close();
+            }
+        }
+    }
+}
+
+/// The label of bundled gait style `name` in the New Gait Style menu.
+pub fn gait_template_label(name: &str) -> String {
+    format!("{name} style")
+}
+
 pub fn menu_bar_ui(ui: &mut egui::Ui, state: &dyn ToggleState, commands: &mut CommandQueue) {
     egui::MenuBar::new().ui(ui, |ui| {
         for (menu, title) in [
@@ -47,6 +77,9 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &dyn ToggleState, commands: &mut Co
                         ui.menu_button("New Clip from Template", |ui| {
                             crate::editor::panels::channels::template_menu(ui, commands);
                         });
+                    }
+                    if *command == Command::ToggleWalk {
+                        ui.menu_button(NEW_GAIT_STYLE, gait_template_menu(commands));
                     }
                     if *command == Command::OpenProject {
                         let recent = state.recent_projects();

@@ -595,6 +595,7 @@ mod tests {
             offset: Vec3::ZERO,
             curves: Vec::new(),
             walker: None,
+            layered: None,
             display_from_character: BodyPose::IDENTITY,
             planted_feet: Vec::new(),
             footprints: Vec::new(),

@@ -294,6 +294,19 @@ impl Gait {
         Some(self.group_speed(group, planar_speed, turn_rate) / g.length)
     }
 
+    /// Reads every group's parameters from `layers` for a body moving at `velocity`
+    /// (character space) turning at `turn_rate`, as [`Gait::update`] would, without moving
+    /// a foot or the cycle: what a footfall diagram shows of a character standing still.
+    pub fn read_params(&mut self, layers: &[GaitLayer], velocity: Vec3, turn_rate: f32) {
+        if layers.is_empty() || self.gear.locomotion == Locomotion::Float {
+            return;
+        }
+        let planar_speed = Vec3::new(velocity.x, 0.0, velocity.z).length();
+        for g in 0..self.gear.groups.len() {
+            self.group_params_at(g, planar_speed, turn_rate, layers);
+        }
+    }
+
     /// Plants every foot under the body again (after a teleport).
     pub fn replant(&mut self) {
         self.planted = false;
@@ -328,7 +341,7 @@ impl Gait {
         }
         let planar_speed = Vec3::new(input.velocity.x, 0.0, input.velocity.z).length();
         for g in 0..self.gear.groups.len() {
-            self.group_params_at(g, planar_speed, input);
+            self.group_params_at(g, planar_speed, input.turn_rate, input.layers);
         }
         let reference = self.gear.reference;
         let ref_speed = self.group_speed(reference, planar_speed, input.turn_rate);
@@ -700,15 +713,17 @@ impl Gait {
     }
 
     /// Blends the style layers' parameters for a group at its speed.
-    fn group_params_at(&mut self, g: usize, planar_speed: f32, input: &GaitInput) {
+    fn group_params_at(
+        &mut self,
+        g: usize,
+        planar_speed: f32,
+        turn_rate: f32,
+        layers: &[GaitLayer],
+    ) {
         let group = &self.gear.groups[g];
-        let speed = self.group_speed(g, planar_speed, input.turn_rate) / group.length;
+        let speed = self.group_speed(g, planar_speed, turn_rate) / group.length;
         let mut first = true;
-        for layer in input
-            .layers
-            .iter()
-            .filter(|l| l.group.is_none_or(|x| x == g))
-        {
+        for layer in layers.iter().filter(|l| l.group.is_none_or(|x| x == g)) {
             if first {
                 layer
                     .style
@@ -722,7 +737,7 @@ impl Gait {
             }
         }
         if first {
-            input.layers[0]
+            layers[0]
                 .style
                 .params(group.rows, speed, &group.places, &mut self.params[g]);
         }

@@ -1,0 +1,304 @@
+//! A second clip layered over the active clip in the preview (Creatures panel > Layer),
+//! driven on the real app: every creature's pose is the one the runtime's player gives for
+//! the same two plays (the editor blends nothing itself), scrubbing and walking; it is a
+//! preview setting, so the project stays unchanged.
+#![cfg(feature = "editor")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod editor_common;
+
+use anymorph::editor::AnymorphApp;
+use anymorph::editor::command::Command;
+use anymorph::editor::panels::locomotion::{ADDITIVE, LAYER, LAYER_PLAYS, LAYER_WEIGHT};
+use anymorph::runtime::clip::Clip;
+use anymorph::runtime::pipeline::clip_local_time;
+use anymorph::runtime::player::{Character, PlayParams, VariantChoice};
+use anymorph::runtime::pose::BodyPose;
+use editor_common::editor;
+use egui::Key;
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use std::sync::Arc;
+
+type App = AnymorphApp;
+
+const LAYERED: &str = "nod_lookat";
+
+/// Turns the layer on through the Layer section: `LAYERED`, additive, at half weight.
+fn layer_on(h: &mut Harness<'static, App>) {
+    h.get_by_label(LAYER).click();
+    h.run();
+    h.get_by_label(LAYER_PLAYS).click();
+    h.run();
+    // The list is longer than its popup: scrolled to, as a hand would.
+    h.get_by_label(&format!("clip {LAYERED}")).scroll_to_me();
+    h.run();
+    h.get_by_label(&format!("clip {LAYERED}")).click();
+    h.run();
+    h.get_by_label(ADDITIVE).click();
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, LAYER_WEIGHT)
+        .focus();
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, LAYER_WEIGHT)
+        .type_text("0.5");
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    h.key_press(Key::Escape);
+    h.run();
+    let layer = &h.state().preferences().locomotion.layer;
+    assert_eq!(
+        (
+            layer.name.as_str(),
+            layer.action,
+            layer.additive,
+            layer.weight
+        ),
+        (LAYERED, false, true, 0.5)
+    );
+}
+
+fn clip_named(h: &Harness<'_, App>, name: &str) -> Clip {
+    h.state()
+        .document()
+        .clips
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap()
+        .clone()
+}
+
+/// The two plays as a game would start them on a player of its own, at `clock_secs`.
+fn game_plays(
+    character: &mut Character,
+    base: &Arc<Clip>,
+    variant: usize,
+    layered: Option<&Arc<Clip>>,
+    clock_secs: f32,
+) {
+    let _ = character.play(
+        base,
+        PlayParams {
+            variant: VariantChoice::Index(variant),
+            start_secs: clip_local_time(base, clock_secs),
+            hold: true,
+            ..PlayParams::default()
+        },
+    );
+    if let Some(clip) = layered {
+        let _ = character.play(
+            clip,
+            PlayParams {
+                layer: 1,
+                additive: true,
+                weight: 0.5,
+                start_secs: clip_local_time(clip, clock_secs),
+                hold: true,
+                ..PlayParams::default()
+            },
+        );
+    }
+}
+
+fn assert_same_pose(shown: &[BodyPose], game: &[BodyPose], what: &str) {
+    assert_eq!(shown.len(), game.len(), "{what}");
+    for (k, (a, b)) in shown.iter().zip(game).enumerate() {
+        assert!(
+            a.position.abs_diff_eq(b.position, 1e-5) && a.rotation.abs_diff_eq(b.rotation, 1e-5),
+            "{what}: body {k}: {a:?} vs {b:?}"
+        );
+    }
+}
+
+fn max_distance(a: &[BodyPose], b: &[BodyPose]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| p.position.distance(q.position) + p.rotation.angle_between(q.rotation))
+        .fold(0.0, f32::max)
+}
+
+#[test]
+fn a_layered_clip_previews_on_every_creature_as_the_runtime_blends_it() {
+    let mut h = editor();
+    layer_on(&mut h);
+    let t = 0.7;
+    h.state_mut().run_command(Command::SetTime(t));
+    h.run();
+    let app = h.state();
+    assert!(!app.history().is_dirty(), "a preview setting made an edit");
+    assert_eq!(app.history().len(), 0);
+    let base = Arc::new(app.document().clip().unwrap().clone());
+    let layered = Arc::new(clip_named(&h, LAYERED));
+    let targets = app.document().shown_targets().to_vec();
+    let mut moved = 0;
+    for (i, entry) in app.document().roster.iter().enumerate() {
+        let creature = Arc::new(entry.creature.clone());
+        let pose_of = |with_layer: bool| {
+            let mut c = Character::new(Arc::clone(&creature));
+            c.set_gait_layers(Vec::new());
+            game_plays(
+                &mut c,
+                &base,
+                entry.variant,
+                with_layer.then_some(&layered),
+                t,
+            );
+            for (k, &at) in targets.iter().enumerate() {
+                c.set_target(k, at);
+            }
+            c.update(0.0).to_vec()
+        };
+        let with = pose_of(true);
+        let shown = &app.preview().creatures[i].pose;
+        assert_same_pose(shown, &with, entry.creature.name());
+        if max_distance(&with, &pose_of(false)) > 1e-3 {
+            moved += 1;
+        }
+    }
+    assert!(moved >= 2, "the layer moved {moved} creatures");
+
+    // Off again: the pipeline's pose of the active clip alone.
+    h.get_by_label(LAYER_PLAYS).click();
+    h.run();
+    h.get_by_label(anymorph::editor::panels::locomotion::LAYER_NONE)
+        .scroll_to_me();
+    h.run();
+    h.get_by_label(anymorph::editor::panels::locomotion::LAYER_NONE)
+        .click();
+    h.run();
+    let app = h.state();
+    assert!(app.preview().layer().is_none());
+    assert!(app.preview().creatures.iter().all(|p| p.layered.is_none()));
+}
+
+#[test]
+fn walking_creatures_play_the_layer_over_the_walk() {
+    let mut h = editor();
+    layer_on(&mut h);
+    let t = 0.4;
+    h.state_mut().run_command(Command::SetTime(t));
+    h.run();
+    // One frame of walking: the players start at the playhead and pose once. (A command
+    // is applied after its frame's preview: the second frame is the first that walks.)
+    let mut prefs = h.state().preferences().locomotion.clone();
+    prefs.walking = true;
+    h.state_mut()
+        .run_command(Command::SetLocomotion(Box::new(prefs.clone())));
+    h.step();
+    assert!(!h.state().preview().is_walking());
+    h.step();
+    let app = h.state();
+    assert!(app.preview().is_walking());
+    let base = Arc::new(app.document().clip().unwrap().clone());
+    let layered = Arc::new(clip_named(&h, LAYERED));
+    let settings = prefs.settings(&app.document().gaits);
+    let mut moved = 0;
+    for (i, entry) in app.document().roster.iter().enumerate() {
+        let creature = Arc::new(entry.creature.clone());
+        let pose_of = |with_layer: bool| {
+            let mut c = Character::new(Arc::clone(&creature));
+            c.set_terrain(settings.terrain);
+            c.set_gait_layers(vec![anymorph::runtime::gait::GaitLayer::new(Arc::clone(
+                &settings.gait,
+            ))]);
+            game_plays(
+                &mut c,
+                &base,
+                entry.variant,
+                with_layer.then_some(&layered),
+                t,
+            );
+            c.set_locomotion(settings.velocity, settings.turn_rate);
+            for (k, &at) in app.document().shown_targets().iter().enumerate() {
+                c.set_target(k, at);
+            }
+            c.update(0.0).to_vec()
+        };
+        let walker = app.preview().creatures[i].walker.as_ref().unwrap();
+        let with = pose_of(true);
+        assert_same_pose(walker.character().pose(), &with, entry.creature.name());
+        if max_distance(&with, &pose_of(false)) > 1e-3 {
+            moved += 1;
+        }
+    }
+    assert!(moved >= 2, "the layer moved {moved} walking creatures");
+}
+
+/// An action as the layer: each creature plays the first of its branches that binds there,
+/// as `Character::play_action` picks it.
+#[test]
+fn a_layered_action_plays_the_branch_each_creature_binds() {
+    let mut h = editor();
+    let action_def = h
+        .state()
+        .document()
+        .actions
+        .iter()
+        .find(|a| a.branches.len() >= 2)
+        .expect("the sample has an action with branches")
+        .clone();
+    // The layer over a clip that is not one of the action's branches.
+    let base_index = h
+        .state()
+        .document()
+        .clips
+        .iter()
+        .position(|c| c.name == LAYERED)
+        .unwrap();
+    h.state_mut()
+        .run_command(Command::SetActiveClip(base_index));
+    h.run();
+    let mut prefs = h.state().preferences().locomotion.clone();
+    prefs.layer = anymorph::editor::layer::LayerPrefs {
+        name: action_def.name.clone(),
+        action: true,
+        additive: false,
+        weight: 1.0,
+    };
+    h.state_mut()
+        .run_command(Command::SetLocomotion(Box::new(prefs)));
+    h.run();
+    let t = 0.5;
+    h.state_mut().run_command(Command::SetTime(t));
+    h.run();
+    let app = h.state();
+    assert!(app.preview().layer().is_some(), "the action is no layer");
+    let clips: Vec<Arc<Clip>> = app.document().clips.iter().cloned().map(Arc::new).collect();
+    let action = anymorph::runtime::action::Action::resolve(&action_def, &clips).unwrap();
+    let base = Arc::clone(&clips[base_index]);
+    let mut branches = std::collections::BTreeSet::new();
+    for (i, entry) in app.document().roster.iter().enumerate() {
+        let mut c = Character::new(Arc::new(entry.creature.clone()));
+        c.set_gait_layers(Vec::new());
+        game_plays(&mut c, &base, entry.variant, None, t);
+        if let Ok(k) = c.action_branch(&action) {
+            let clip = Arc::clone(&action.branches[k]);
+            c.play(
+                &clip,
+                PlayParams {
+                    layer: 1,
+                    start_secs: clip_local_time(&clip, t),
+                    hold: true,
+                    ..PlayParams::default()
+                },
+            )
+            .unwrap();
+            branches.insert(k);
+        }
+        for (k, &at) in app.document().shown_targets().iter().enumerate() {
+            c.set_target(k, at);
+        }
+        let game = c.update(0.0).to_vec();
+        assert_same_pose(
+            &app.preview().creatures[i].pose,
+            &game,
+            entry.creature.name(),
+        );
+    }
+    assert!(
+        branches.len() >= 2,
+        "every creature played one branch: {branches:?}"
+    );
+}
