@@ -69,6 +69,8 @@ pub fn run(options: RunOptions) -> Result<()> {
         native,
         Box::new(move |cc| {
             let mut app_options = options.app.clone();
+            // eframe clears the window to `clear_color`, the panels' own.
+            app_options.clears_to_panel_colour = true;
             if bench {
                 app_options.restore_preferences = false;
             }
