@@ -7,6 +7,7 @@
 use crate::editor::document::{Document, Revisions};
 use crate::editor::layer::{LayerPrefs, PreviewLayer, base_params};
 use crate::editor::layout;
+use crate::editor::mode_compare::ModeComparison;
 use crate::editor::walk::{FootMark, WalkSettings, WalkView, Walker};
 use crate::runtime::bind::{Binding, bind};
 use crate::runtime::clip::Clip;
@@ -198,6 +199,8 @@ pub struct Preview {
     layers_made: u64,
     shared: Option<Shared>,
     pub times: PreviewTimes,
+    /// For a moment after a movement-mode change: the poses under the old mode.
+    pub mode_comparison: Option<ModeComparison>,
 }
 
 impl Preview {
