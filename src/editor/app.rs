@@ -1103,8 +1103,9 @@ impl eframe::App for AnymorphApp {
         let now_secs = ctx.input(|i| i.time);
         if let Some(comparison) = &mut self.preview.mode_comparison {
             if comparison.update(&self.doc, self.playback.time_secs, now_secs) {
-                // The comparison fades out by itself: keep drawing while it does.
-                ctx.request_repaint();
+                // The comparison fades out by itself: keep drawing while it does, at a
+                // fade's pace rather than at once (an idle editor otherwise draws nothing).
+                ctx.request_repaint_after(std::time::Duration::from_millis(33));
             } else {
                 self.preview.mode_comparison = None;
             }
