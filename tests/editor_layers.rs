@@ -302,3 +302,49 @@ fn a_layered_action_plays_the_branch_each_creature_binds() {
         "every creature played one branch: {branches:?}"
     );
 }
+
+/// Issue 49, item 5 with a layer on: the onion skin comes from the same two plays as the
+/// pose shown, so the ghost three frames ahead is where each creature stands three frames on.
+#[test]
+fn ghosts_ahead_are_the_layered_poses_shown_frames_later() {
+    let mut h = editor();
+    layer_on(&mut h);
+    let t = 0.7;
+    h.state_mut().run_command(Command::SetTime(t));
+    h.run();
+    let app = h.state();
+    let fps = app.document().clip().unwrap().fps;
+    let ahead = 3.0 / fps;
+    let start = app.playback().time_secs;
+    let ghosts: Vec<Vec<BodyPose>> = (0..app.document().roster.len())
+        .map(|i| {
+            let g = app
+                .preview()
+                .ghost_poses(app.document(), i, start, &[ahead]);
+            assert_eq!(g.len(), 1, "creature {i}: no ghost");
+            g[0].1.clone()
+        })
+        .collect();
+    for _ in 0..3 {
+        h.state_mut().run_command(Command::StepForward);
+        h.run();
+    }
+    let app = h.state();
+    assert!(
+        (app.playback().time_secs - (start + ahead)).abs() < 1e-4,
+        "three frames on: {} from {start}",
+        app.playback().time_secs
+    );
+    assert!(app.preview().creatures.iter().all(|p| p.layered.is_some()));
+    for (i, ghost) in ghosts.iter().enumerate() {
+        let shown = &app.preview().creatures[i].pose;
+        assert_eq!(ghost.len(), shown.len());
+        for (k, (g, s)) in ghost.iter().zip(shown).enumerate() {
+            assert!(
+                g.position.abs_diff_eq(s.position, 1e-4)
+                    && g.rotation.abs_diff_eq(s.rotation, 1e-4),
+                "creature {i} body {k}: ghost {g:?}, shown {s:?}"
+            );
+        }
+    }
+}

@@ -22,6 +22,7 @@ use crate::editor::viewport::gizmo::GizmoTarget;
 use crate::runtime::clip::{Channel, Clip};
 use crate::runtime::movement::{MovementMode, RestBody, Surroundings};
 
+use crate::editor::mode_compare::ModeComparison;
 use crate::editor::panels::menu_bar::{ToggleState, menu_bar_ui};
 use crate::editor::panels::roster::{RosterPanel, sample_name};
 use crate::editor::panels::status_bar::{FrameStats, Severity, StatusInputs, status_bar_ui};
@@ -451,6 +452,8 @@ impl AnymorphApp {
         let Some(mut clip) = self.doc.clip().cloned() else {
             return;
         };
+        let old_clip = clip.clone();
+        let revision = self.doc.revisions.clip;
         let context = self.remap_context(channel);
         let Some(ch) = clip.channels.get_mut(channel) else {
             return;
@@ -466,6 +469,10 @@ impl AnymorphApp {
             None => ch.mode = mode,
         }
         self.edit_clip(clip, "Set movement mode", None);
+        if self.doc.revisions.clip != revision {
+            self.preview.mode_comparison =
+                Some(ModeComparison::new(&self.doc, old_clip, self.clock_secs));
+        }
     }
 
     /// The gizmo moved the active body: generalize its pose through the body's `G` and key
@@ -1106,6 +1113,16 @@ impl eframe::App for AnymorphApp {
         }
         if self.prefs.overlays.curve {
             self.preview.trace_curves(&self.doc, self.active_channel);
+        }
+        let now_secs = ctx.input(|i| i.time);
+        if let Some(comparison) = &mut self.preview.mode_comparison {
+            if comparison.update(&self.doc, self.playback.time_secs, now_secs) {
+                // The comparison fades out by itself: keep drawing while it does, at a
+                // fade's pace rather than at once (an idle editor otherwise draws nothing).
+                ctx.request_repaint_after(std::time::Duration::from_millis(33));
+            } else {
+                self.preview.mode_comparison = None;
+            }
         }
         if self.playback.playing {
             ctx.request_repaint();

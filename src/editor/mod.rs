@@ -16,6 +16,7 @@ pub mod history;
 pub mod layer;
 pub mod layout;
 pub mod meshes;
+pub mod mode_compare;
 pub mod panels;
 pub mod playback;
 pub mod posing;

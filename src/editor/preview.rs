@@ -7,6 +7,7 @@
 use crate::editor::document::{Document, Revisions};
 use crate::editor::layer::{LayerPrefs, PreviewLayer, base_params};
 use crate::editor::layout;
+use crate::editor::mode_compare::ModeComparison;
 use crate::editor::walk::{FootMark, WalkSettings, WalkView, Walker};
 use crate::runtime::bind::{Binding, bind};
 use crate::runtime::clip::Clip;
@@ -198,6 +199,8 @@ pub struct Preview {
     layers_made: u64,
     shared: Option<Shared>,
     pub times: PreviewTimes,
+    /// For a moment after a movement-mode change: the poses under the old mode.
+    pub mode_comparison: Option<ModeComparison>,
 }
 
 impl Preview {
@@ -290,7 +293,8 @@ impl Preview {
 
     /// The onion skin: creature `index`'s pose at each of `offsets_secs` from `clock_secs`
     /// on the playback clock, by a copy of its pipeline (the copy, so looking ahead does
-    /// not step the jiggles of the pose shown). Empty while walking, where what comes
+    /// not step the jiggles of the pose shown), or with a layer on by a player of the clip
+    /// and the layer, as the pose shown is made. Empty while walking, where what comes
     /// before and after is the walk, which only playing it gives, and for a creature the
     /// clip does not play on.
     pub fn ghost_poses(
@@ -307,7 +311,31 @@ impl Preview {
         ) else {
             return Vec::new();
         };
-        let Some(pipeline) = p.pipeline.as_ref().filter(|_| p.walker.is_none()) else {
+        if p.walker.is_some() {
+            return Vec::new();
+        }
+        // With a layer on, the pose shown is the player's of the clip and the layer: the
+        // ghosts must come from the same two plays, or they would stand where the creature
+        // never will.
+        if let (Some(layer), Some(_), Some(shared)) = (&self.layer, &p.layered, &self.shared)
+            && let Some(creature) = shared.creatures.get(index)
+        {
+            return offsets_secs
+                .iter()
+                .map(|&offset| {
+                    let character = layered_character(
+                        creature,
+                        shared.clip.as_ref(),
+                        entry.variant,
+                        layer,
+                        doc.shown_targets(),
+                        clock_secs + offset,
+                    );
+                    (offset, character.pose().to_vec())
+                })
+                .collect();
+        }
+        let Some(pipeline) = p.pipeline.as_ref() else {
             return Vec::new();
         };
         let mut pipeline = pipeline.clone();

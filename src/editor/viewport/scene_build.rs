@@ -166,6 +166,7 @@ pub fn build(inputs: &SceneInputs<'_>, camera: crate::render::Camera) -> BuiltSc
         if inputs.overlays.ghosts && inputs.selection.is_some_and(|s| s.creature == ci) {
             add_ghosts(&mut out.scene.overlay, inputs, ci, creature, preview);
         }
+        add_mode_comparison(&mut out.scene.overlay, inputs, ci, creature, preview);
         if inputs.overlays.goals {
             add_goals(&mut out.scene.overlay, creature, preview);
         }
@@ -387,6 +388,45 @@ fn add_ghosts(
             ));
             overlay.push(LineSegment::new(joint, world(p.position), color, 2.0));
         }
+    }
+}
+
+/// Not blue or orange, so the old mode's pose is not read as an onion-skin frame.
+const OLD_MODE: (u8, u8, u8) = (230, 80, 230);
+
+/// After a movement-mode change: every creature's pose under the old mode, drawn over the
+/// new one (in place, so the difference is the change itself), fading out.
+fn add_mode_comparison(
+    overlay: &mut Vec<LineSegment>,
+    inputs: &SceneInputs<'_>,
+    index: usize,
+    creature: &Creature,
+    preview: &CreaturePreview,
+) {
+    let Some(comparison) = &inputs.preview.mode_comparison else {
+        return;
+    };
+    // While walking the shown pose is the walk's, which the comparison does not play.
+    if preview.walker.is_some() {
+        return;
+    }
+    let Some(Some(pose)) = comparison.poses.get(index) else {
+        return;
+    };
+    let color = rgba(OLD_MODE, 0.9 * comparison.opacity);
+    let world = |p: Vec3| p + preview.offset;
+    for (b, p) in pose.iter().enumerate().take(creature.len()) {
+        let Some(parent) = creature.parent(b) else {
+            continue;
+        };
+        let joint = world(posed_pivot(creature, b, p));
+        overlay.push(LineSegment::new(
+            world(pose[parent].position),
+            joint,
+            color,
+            2.5,
+        ));
+        overlay.push(LineSegment::new(joint, world(p.position), color, 2.5));
     }
 }
 
