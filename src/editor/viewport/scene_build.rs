@@ -366,7 +366,6 @@ fn add_ghosts(
     let ghosts = inputs
         .preview
         .ghost_poses(inputs.doc, index, inputs.time_secs, &offsets);
-    let world = |p: Vec3| p + preview.offset;
     for (offset, pose) in ghosts {
         let nth = (offset.abs() / step).round().max(1.0);
         let hue = if offset < 0.0 {
@@ -375,19 +374,32 @@ fn add_ghosts(
             GHOST_AFTER
         };
         let color = rgba(hue, 0.75 / nth);
-        for (b, p) in pose.iter().enumerate().take(creature.len()) {
-            let Some(parent) = creature.parent(b) else {
-                continue;
-            };
-            let joint = world(posed_pivot(creature, b, p));
-            overlay.push(LineSegment::new(
-                world(pose[parent].position),
-                joint,
-                color,
-                2.0,
-            ));
-            overlay.push(LineSegment::new(joint, world(p.position), color, 2.0));
-        }
+        add_bones(overlay, creature, &pose, preview.offset, (color, 2.0));
+    }
+}
+
+/// `pose` drawn as bones alone (a ghost of the skeleton), each body from its parent's centre
+/// to its joint and on to its own centre, moved by `offset` (the creature's slot).
+fn add_bones(
+    overlay: &mut Vec<LineSegment>,
+    creature: &Creature,
+    pose: &[BodyPose],
+    offset: Vec3,
+    (color, width): (Rgba, f32),
+) {
+    let world = |p: Vec3| p + offset;
+    for (b, p) in pose.iter().enumerate().take(creature.len()) {
+        let Some(parent) = creature.parent(b) else {
+            continue;
+        };
+        let joint = world(posed_pivot(creature, b, p));
+        overlay.push(LineSegment::new(
+            world(pose[parent].position),
+            joint,
+            color,
+            width,
+        ));
+        overlay.push(LineSegment::new(joint, world(p.position), color, width));
     }
 }
 
@@ -414,20 +426,7 @@ fn add_mode_comparison(
         return;
     };
     let color = rgba(OLD_MODE, 0.9 * comparison.opacity);
-    let world = |p: Vec3| p + preview.offset;
-    for (b, p) in pose.iter().enumerate().take(creature.len()) {
-        let Some(parent) = creature.parent(b) else {
-            continue;
-        };
-        let joint = world(posed_pivot(creature, b, p));
-        overlay.push(LineSegment::new(
-            world(pose[parent].position),
-            joint,
-            color,
-            2.5,
-        ));
-        overlay.push(LineSegment::new(joint, world(p.position), color, 2.5));
-    }
+    add_bones(overlay, creature, pose, preview.offset, (color, 2.5));
 }
 
 fn add_goals(overlay: &mut Vec<LineSegment>, creature: &Creature, preview: &CreaturePreview) {
