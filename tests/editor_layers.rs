@@ -348,3 +348,71 @@ fn ghosts_ahead_are_the_layered_poses_shown_frames_later() {
         }
     }
 }
+
+/// Playing with a layer on steps each creature's player on, so what the jiggles carry
+/// from frame to frame shows as in a game playing the same two: every pose shown is the
+/// game's player started where playback started and stepped by the same frame times, and
+/// on some creature it differs from the pose a scrub to that time shows (a fresh player,
+/// its jiggles at rest), which is what the preview showed while playing before.
+#[test]
+fn playing_with_a_layer_steps_the_players_on_as_a_game_does() {
+    let mut h = editor();
+    layer_on(&mut h);
+    if h.state().playback().playing {
+        h.state_mut().run_command(Command::TogglePlay);
+        h.run();
+    }
+    h.state_mut().run_command(Command::SetTime(0.2));
+    h.run();
+    assert!(!h.state().playback().playing);
+    // The players the scrub made (paused, they stand still) are the ones playback steps.
+    let start = h.state().playback().time_secs;
+    let base = Arc::new(h.state().document().clip().unwrap().clone());
+    let layered = Arc::new(clip_named(&h, LAYERED));
+    let targets = h.state().document().shown_targets().to_vec();
+    let mut games: Vec<Character> = h
+        .state()
+        .document()
+        .roster
+        .iter()
+        .map(|entry| {
+            let mut c = Character::new(Arc::new(entry.creature.clone()));
+            c.set_gait_layers(Vec::new());
+            game_plays(&mut c, &base, entry.variant, Some(&layered), start);
+            for (k, &at) in targets.iter().enumerate() {
+                c.set_target(k, at);
+            }
+            c.update(0.0);
+            c
+        })
+        .collect();
+    h.state_mut().run_command(Command::TogglePlay);
+    let mut before = start;
+    let mut jiggled = 0.0f32;
+    // The harness's frames are a quarter of a second: eight of them stay within the clip.
+    for _ in 0..8 {
+        h.step();
+        let app = h.state();
+        let now = app.playback().time_secs;
+        assert!(now >= before, "playback went back: {before} to {now}");
+        for (i, (game, entry)) in games.iter_mut().zip(&app.document().roster).enumerate() {
+            game.update(now - before);
+            let shown = &app.preview().creatures[i].pose;
+            assert_same_pose(shown, game.pose(), entry.creature.name());
+            let mut scrub = Character::new(Arc::new(entry.creature.clone()));
+            scrub.set_gait_layers(Vec::new());
+            game_plays(&mut scrub, &base, entry.variant, Some(&layered), now);
+            for (k, &at) in targets.iter().enumerate() {
+                scrub.set_target(k, at);
+            }
+            jiggled = jiggled.max(max_distance(shown, scrub.update(0.0)));
+        }
+        before = now;
+    }
+    assert!(h.state().playback().playing);
+    assert!(before > start + 0.1, "played from {start} to {before}");
+    assert!(
+        jiggled > 1e-3,
+        "no creature's jiggles showed while playing: {jiggled}"
+    );
+}

@@ -177,6 +177,23 @@ struct LayerKey {
     prefs: LayerPrefs,
 }
 
+/// What the layered players were started from: a change to any of it starts them again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LayeredKey {
+    clip: u64,
+    roster: u64,
+    variants: u64,
+    /// The layer's [`PreviewLayer::id`].
+    layer: u64,
+}
+
+/// The layered players in progress: the playhead they were last stepped to.
+#[derive(Clone, Copy, Debug)]
+struct LayeredRun {
+    key: LayeredKey,
+    clock_secs: f32,
+}
+
 /// The shown clip and the creatures as the layered players share them, kept while the clip
 /// and the roster are unchanged (the runtime caches bindings per `Arc`).
 #[derive(Clone, Debug)]
@@ -197,6 +214,7 @@ pub struct Preview {
     layer: Option<PreviewLayer>,
     layer_key: Option<LayerKey>,
     layers_made: u64,
+    layered_run: Option<LayeredRun>,
     shared: Option<Shared>,
     pub times: PreviewTimes,
     /// For a moment after a movement-mode change: the poses under the old mode.
@@ -362,9 +380,10 @@ impl Preview {
             }
         }
         if let Some(layer) = self.layer.clone() {
-            self.evaluate_layered(doc, &layer, clock_secs);
+            self.evaluate_layered(doc, &layer, clock_secs, dt_secs);
             return;
         }
+        self.layered_run = None;
         for p in &mut self.creatures {
             p.layered = None;
         }
@@ -447,12 +466,51 @@ impl Preview {
     }
 
     /// Poses every creature at `clock_secs` by a player of its own playing the shown clip
-    /// and `layer` from there, standing (no gait). A player started at the playhead is
-    /// what a scrub needs: the pose at that time, whatever was shown before.
-    fn evaluate_layered(&mut self, doc: &Document, layer: &PreviewLayer, clock_secs: f32) {
+    /// and `layer`, standing (no gait). Playback steps the players on, so the jiggles swing
+    /// as in a game playing the same two; a scrub, a jump, the shown clip starting over or
+    /// any edit starts them again at the playhead, the pose at that time whatever was shown
+    /// before (a player's state is its play so far, which no edit applies to in place).
+    fn evaluate_layered(
+        &mut self,
+        doc: &Document,
+        layer: &PreviewLayer,
+        clock_secs: f32,
+        dt_secs: f32,
+    ) {
         let start = Instant::now();
         let shared = self.shared(doc);
         let targets = doc.shown_targets();
+        let key = LayeredKey {
+            clip: doc.revisions.clip,
+            roster: doc.revisions.roster,
+            variants: doc.revisions.variants,
+            layer: layer.id,
+        };
+        // Only playback (or standing still) steps on, as the pipeline's jiggles step only
+        // with playback: a frame step, a scrub and the clip starting over (the layer starts
+        // with it, as a scrub to there has it) start over.
+        let plays_on = self.layered_run.is_some_and(|run| {
+            run.key == key
+                && (clock_secs - (run.clock_secs + dt_secs)).abs() <= SAME_TIME_SECS
+                && self.creatures.iter().all(|p| p.layered.is_some())
+        });
+        self.layered_run = Some(LayeredRun { key, clock_secs });
+        if plays_on {
+            let dt = dt_secs.max(0.0);
+            for p in &mut self.creatures {
+                if let Some(character) = &mut p.layered {
+                    for (i, &t) in targets.iter().enumerate() {
+                        character.set_target(i, t);
+                    }
+                    character.update(dt);
+                    p.pose.clear();
+                    p.pose.extend_from_slice(character.pose());
+                }
+            }
+            self.times.evaluate_us = start.elapsed().as_secs_f32() * 1e6;
+            self.times.stages = StageTimes::default();
+            return;
+        }
         for ((p, entry), creature) in self
             .creatures
             .iter_mut()
@@ -494,6 +552,7 @@ impl Preview {
             view: settings.view,
             layer: self.layer.as_ref().map(|l| l.id),
         };
+        self.layered_run = None;
         for p in &mut self.creatures {
             p.layered = None;
         }
@@ -650,6 +709,9 @@ pub fn rest_pose(creature: &Creature) -> Vec<BodyPose> {
         .collect()
 }
 
+/// Playhead times this close are the same moment (the clock sums frame times).
+const SAME_TIME_SECS: f32 = 1e-3;
+
 /// How far the walk goes for the playhead's move from `before` to `now` (`dt_secs` of
 /// playback), or `None` to start it over: the playhead jumped back or far, or the clip
 /// (duration, looping) started over where the player would not (a one-shot holds its end)
@@ -662,7 +724,7 @@ fn walk_step(
     clip: Option<(f32, bool)>,
     view: WalkView,
 ) -> Option<f32> {
-    const SAME: f32 = 1e-3;
+    const SAME: f32 = SAME_TIME_SECS;
     const LONGEST_STEP_SECS: f32 = 0.25;
     let expected = before + dt_secs;
     if (now - expected).abs() <= SAME {
