@@ -44,3 +44,10 @@ fn texel(in: CompositeOut) -> vec3<f32> {
 fn fs_encode(in: CompositeOut) -> @location(0) vec4<f32> {
     return vec4<f32>(encode_srgb(texel(in)), 1.0);
 }
+
+// A smaller image (a software rasterizer renders the view at a lower resolution while it
+// moves), filtered up.
+@fragment
+fn fs_encode_filtered(in: CompositeOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(encode_srgb(textureSample(image, image_sampler, in.uv).rgb), 1.0);
+}

@@ -1272,6 +1272,7 @@ impl eframe::App for AnymorphApp {
                     selection: self.selection,
                     active_channel: self.active_channel,
                     time_secs: self.playback.time_secs,
+                    playing: self.playback.playing,
                     gizmo: self.gizmo_target(),
                     meshes: self.meshes.all(),
                 },

@@ -10,7 +10,10 @@ const COMPOSITE_WGSL: &str = include_str!("../../shaders/composite.wgsl");
 
 /// Copies a [`RenderTarget`]'s image into a pass of another format.
 struct Compositor {
-    pipeline: wgpu::RenderPipeline,
+    /// For an image as large as the viewport: one texel a pixel.
+    exact: wgpu::RenderPipeline,
+    /// For a smaller image (see [`ViewportRenderer::prepare`]): filtered up.
+    filtered: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
 }
@@ -49,36 +52,40 @@ impl Compositor {
         });
         // The offscreen image is sRGB-encoded texels, decoded to linear when sampled; an sRGB
         // output re-encodes by itself, a plain one needs the shader to do it.
-        let fragment = if output_format.is_srgb() {
-            "fs_linear"
+        let (exact, filtered) = if output_format.is_srgb() {
+            ("fs_linear", "fs_linear")
         } else {
-            "fs_encode"
+            ("fs_encode", "fs_encode_filtered")
         };
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("anymorph composite"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_composite"),
-                buffers: &[],
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-            },
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some(fragment),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: output_format,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-            }),
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            multiview_mask: None,
-            cache: None,
-        });
+        let pipeline = |fragment: &str| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("anymorph composite"),
+                layout: Some(&pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some("vs_composite"),
+                    buffers: &[],
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                },
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some(fragment),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: output_format,
+                        blend: None,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                }),
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: None,
+                multisample: wgpu::MultisampleState::default(),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let exact = pipeline(exact);
+        let filtered = pipeline(filtered);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("anymorph composite"),
             mag_filter: wgpu::FilterMode::Linear,
@@ -86,7 +93,8 @@ impl Compositor {
             ..Default::default()
         });
         Compositor {
-            pipeline,
+            exact,
+            filtered,
             layout,
             sampler,
         }
@@ -115,6 +123,8 @@ pub struct ViewportRenderer {
     scene: SceneRenderer,
     compositor: Compositor,
     target: Option<(RenderTarget, wgpu::BindGroup)>,
+    /// The image is smaller than the viewport it is painted over.
+    filtered: bool,
 }
 
 impl ViewportRenderer {
@@ -130,11 +140,13 @@ impl ViewportRenderer {
             scene: SceneRenderer::new(device, sample_count),
             compositor: Compositor::new(device, output_format),
             target: None,
+            filtered: false,
         }
     }
 
     /// Uploads the scene and records its offscreen pass into `encoder`, resizing the target
-    /// to `size_px` (the viewport's size in physical pixels) when it changed.
+    /// when it changed. `size_px` is the viewport's size in physical pixels; `scale` (at most
+    /// 1) renders the image that much smaller, to be filtered up when painted.
     pub fn prepare(
         &mut self,
         device: &wgpu::Device,
@@ -142,8 +154,15 @@ impl ViewportRenderer {
         encoder: &mut wgpu::CommandEncoder,
         scene: &Scene,
         size_px: [u32; 2],
+        scale: f32,
     ) {
-        let size_px = [size_px[0].clamp(1, 8192), size_px[1].clamp(1, 8192)];
+        let scale = if scale.is_finite() {
+            scale.clamp(0.1, 1.0)
+        } else {
+            1.0
+        };
+        let size_px = size_px.map(|n| ((n as f32 * scale).round() as u32).clamp(1, 8192));
+        self.filtered = scale < 1.0;
         let stale = self
             .target
             .as_ref()
@@ -154,6 +173,14 @@ impl ViewportRenderer {
             let bind = self.compositor.bind(device, &target);
             self.target = Some((target, bind));
         }
+        // Line widths are in the image's pixels: keep them as wide on screen.
+        let narrowed;
+        let scene = if self.filtered {
+            narrowed = narrow_lines(scene, scale);
+            &narrowed
+        } else {
+            scene
+        };
         self.scene.prepare(device, queue, scene, size_px);
         if let Some((target, _)) = &self.target {
             self.scene.draw(encoder, target);
@@ -165,8 +192,21 @@ impl ViewportRenderer {
         let Some((_, bind)) = &self.target else {
             return;
         };
-        pass.set_pipeline(&self.compositor.pipeline);
+        pass.set_pipeline(if self.filtered {
+            &self.compositor.filtered
+        } else {
+            &self.compositor.exact
+        });
         pass.set_bind_group(0, bind, &[]);
         pass.draw(0..3, 0..1);
     }
+}
+
+/// `scene` with its lines `scale` times as wide.
+fn narrow_lines(scene: &Scene, scale: f32) -> Scene {
+    let mut scene = scene.clone();
+    for line in scene.lines.iter_mut().chain(scene.overlay.iter_mut()) {
+        line.width_px *= scale;
+    }
+    scene
 }

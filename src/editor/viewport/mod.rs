@@ -52,6 +52,8 @@ pub struct ViewportInputs<'a> {
     pub selection: Option<Selection>,
     pub active_channel: Option<usize>,
     pub time_secs: f32,
+    /// The clip plays, so the view changes every frame.
+    pub playing: bool,
     /// The gizmo on the active body, when there is one to pose.
     pub gizmo: Option<GizmoTarget>,
     /// Per roster creature, its skinned mesh if it has one.
@@ -183,6 +185,7 @@ impl ViewportPanel {
                     ViewportCallback {
                         scene: built.scene.clone(),
                         size_px,
+                        moving: inputs.playing || response.dragged(),
                     },
                 ));
         } else {
