@@ -210,3 +210,30 @@ fn narrow_lines(scene: &Scene, scale: f32) -> Scene {
     }
     scene
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::scene::LineSegment;
+    use glam::Vec3;
+
+    /// A half-size image drawn with half-width lines shows them as wide once filtered up;
+    /// nothing else of the scene changes.
+    #[test]
+    fn a_smaller_image_narrows_every_line_and_nothing_else() {
+        let mut scene = Scene::default();
+        scene
+            .lines
+            .push(LineSegment::new(Vec3::ZERO, Vec3::X, [1.0; 4], 3.0));
+        scene
+            .overlay
+            .push(LineSegment::point(Vec3::Y, [0.5; 4], 8.0));
+        let narrowed = narrow_lines(&scene, 0.5);
+        assert_eq!(narrowed.lines[0].width_px, 1.5);
+        assert_eq!(narrowed.overlay[0].width_px, 4.0);
+        let mut back = narrowed.clone();
+        back.lines[0].width_px = 3.0;
+        back.overlay[0].width_px = 8.0;
+        assert_eq!(back, scene);
+    }
+}
