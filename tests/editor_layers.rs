@@ -14,7 +14,7 @@ use anymorph::runtime::clip::Clip;
 use anymorph::runtime::pipeline::clip_local_time;
 use anymorph::runtime::player::{Character, PlayParams, VariantChoice};
 use anymorph::runtime::pose::BodyPose;
-use editor_common::editor;
+use editor_common::{editor, max_distance};
 use egui::Key;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -102,6 +102,25 @@ fn game_plays(
     }
 }
 
+/// A game's standing player of the two plays started at `clock_secs`, posed once.
+fn standing_game(
+    creature: &Arc<anymorph::runtime::creature::Creature>,
+    base: &Arc<Clip>,
+    variant: usize,
+    layered: Option<&Arc<Clip>>,
+    clock_secs: f32,
+    targets: &[glam::Vec3],
+) -> Character {
+    let mut c = Character::new(Arc::clone(creature));
+    c.set_gait_layers(Vec::new());
+    game_plays(&mut c, base, variant, layered, clock_secs);
+    for (k, &at) in targets.iter().enumerate() {
+        c.set_target(k, at);
+    }
+    c.update(0.0);
+    c
+}
+
 fn assert_same_pose(shown: &[BodyPose], game: &[BodyPose], what: &str) {
     assert_eq!(shown.len(), game.len(), "{what}");
     for (k, (a, b)) in shown.iter().zip(game).enumerate() {
@@ -110,13 +129,6 @@ fn assert_same_pose(shown: &[BodyPose], game: &[BodyPose], what: &str) {
             "{what}: body {k}: {a:?} vs {b:?}"
         );
     }
-}
-
-fn max_distance(a: &[BodyPose], b: &[BodyPose]) -> f32 {
-    a.iter()
-        .zip(b)
-        .map(|(p, q)| p.position.distance(q.position) + p.rotation.angle_between(q.rotation))
-        .fold(0.0, f32::max)
 }
 
 #[test]
@@ -136,19 +148,10 @@ fn a_layered_clip_previews_on_every_creature_as_the_runtime_blends_it() {
     for (i, entry) in app.document().roster.iter().enumerate() {
         let creature = Arc::new(entry.creature.clone());
         let pose_of = |with_layer: bool| {
-            let mut c = Character::new(Arc::clone(&creature));
-            c.set_gait_layers(Vec::new());
-            game_plays(
-                &mut c,
-                &base,
-                entry.variant,
-                with_layer.then_some(&layered),
-                t,
-            );
-            for (k, &at) in targets.iter().enumerate() {
-                c.set_target(k, at);
-            }
-            c.update(0.0).to_vec()
+            let layer = with_layer.then_some(&layered);
+            standing_game(&creature, &base, entry.variant, layer, t, &targets)
+                .pose()
+                .to_vec()
         };
         let with = pose_of(true);
         let shown = &app.preview().creatures[i].pose;
@@ -376,14 +379,15 @@ fn playing_with_a_layer_steps_the_players_on_as_a_game_does() {
         .roster
         .iter()
         .map(|entry| {
-            let mut c = Character::new(Arc::new(entry.creature.clone()));
-            c.set_gait_layers(Vec::new());
-            game_plays(&mut c, &base, entry.variant, Some(&layered), start);
-            for (k, &at) in targets.iter().enumerate() {
-                c.set_target(k, at);
-            }
-            c.update(0.0);
-            c
+            let creature = Arc::new(entry.creature.clone());
+            standing_game(
+                &creature,
+                &base,
+                entry.variant,
+                Some(&layered),
+                start,
+                &targets,
+            )
         })
         .collect();
     h.state_mut().run_command(Command::TogglePlay);
@@ -399,13 +403,16 @@ fn playing_with_a_layer_steps_the_players_on_as_a_game_does() {
             game.update(now - before);
             let shown = &app.preview().creatures[i].pose;
             assert_same_pose(shown, game.pose(), entry.creature.name());
-            let mut scrub = Character::new(Arc::new(entry.creature.clone()));
-            scrub.set_gait_layers(Vec::new());
-            game_plays(&mut scrub, &base, entry.variant, Some(&layered), now);
-            for (k, &at) in targets.iter().enumerate() {
-                scrub.set_target(k, at);
-            }
-            jiggled = jiggled.max(max_distance(shown, scrub.update(0.0)));
+            let creature = Arc::new(entry.creature.clone());
+            let scrub = standing_game(
+                &creature,
+                &base,
+                entry.variant,
+                Some(&layered),
+                now,
+                &targets,
+            );
+            jiggled = jiggled.max(max_distance(shown, scrub.pose()));
         }
         before = now;
     }

@@ -12,15 +12,7 @@ use anymorph::runtime::bind::bind;
 use anymorph::runtime::eval::EvalInput;
 use anymorph::runtime::movement::ScaleMode;
 use anymorph::runtime::pipeline::{Pipeline, clip_local_time};
-use anymorph::runtime::pose::BodyPose;
-use editor_common::editor;
-
-fn max_distance(a: &[BodyPose], b: &[BodyPose]) -> f32 {
-    a.iter()
-        .zip(b)
-        .map(|(p, q)| p.position.distance(q.position) + p.rotation.angle_between(q.rotation))
-        .fold(0.0, f32::max)
-}
+use editor_common::{editor, max_distance};
 
 #[test]
 fn a_mode_change_shows_the_old_modes_pose_on_every_creature_for_a_moment() {

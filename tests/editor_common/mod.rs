@@ -99,3 +99,15 @@ pub fn creature_index(h: &Harness<'_, AnymorphApp>, name: &str) -> usize {
         .position(|e| e.creature.name() == name)
         .unwrap_or_else(|| panic!("{name} is not in the roster"))
 }
+
+/// How far apart two poses are: the largest, over bodies, of the distance between centres
+/// plus the angle between rotations.
+pub fn max_distance(
+    a: &[anymorph::runtime::pose::BodyPose],
+    b: &[anymorph::runtime::pose::BodyPose],
+) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| p.position.distance(q.position) + p.rotation.angle_between(q.rotation))
+        .fold(0.0, f32::max)
+}
