@@ -226,7 +226,8 @@ impl AnymorphApp {
             curve_editor: Default::default(),
             keys_rect: None,
             validation_config: anymorph_validation::ValidationConfig::load(
-                &Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("assets/validation.json"),
+                &Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+                    .join("assets/validation.json"),
             )
             .unwrap_or_default(),
         };

@@ -709,7 +709,8 @@ mod tests {
     fn a_save_rewrites_only_the_files_that_changed() {
         let dir = tempfile::tempdir().unwrap();
         let mut doc = Document::open(
-            &Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("assets/sample.project.json"),
+            &Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+                .join("assets/sample.project.json"),
         )
         .unwrap();
         assert!(

@@ -385,7 +385,8 @@ mod tests {
     fn a_document_survives_a_round_trip() {
         let dir = tempfile::tempdir().unwrap();
         let mut doc = Document::open(
-            &Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("assets/sample.project.json"),
+            &Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+                .join("assets/sample.project.json"),
         )
         .unwrap();
         doc.clips[0].duration_secs = 3.25;
@@ -429,7 +430,8 @@ mod tests {
     #[test]
     fn the_summary_says_whose_work_what_it_holds_and_how_old() {
         let dir = tempfile::tempdir().unwrap();
-        let project = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("assets/sample.project.json");
+        let project = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("assets/sample.project.json");
         let mut doc = Document::open(&project).unwrap();
         let mut edited = doc.roster[0].clone();
         edited.edited = true;
@@ -456,7 +458,8 @@ mod tests {
     #[test]
     fn a_legacy_file_moves_to_its_projects_name() {
         let dir = tempfile::tempdir().unwrap();
-        let project = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("assets/sample.project.json");
+        let project = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("assets/sample.project.json");
         let doc = Document::open(&project).unwrap();
         write(&dir.path().join(LEGACY_FILE), &doc, Some(1)).unwrap();
         adopt_legacy(dir.path());

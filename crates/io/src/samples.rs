@@ -101,7 +101,10 @@ pub const CLIPS: &[(&str, &str)] = &[
         "clap_jaws",
         include_str!("../../../assets/clips/clap_jaws.clip.json"),
     ),
-    ("dance", include_str!("../../../assets/clips/dance.clip.json")),
+    (
+        "dance",
+        include_str!("../../../assets/clips/dance.clip.json"),
+    ),
     (
         "eat_body",
         include_str!("../../../assets/clips/eat_body.clip.json"),
@@ -114,7 +117,10 @@ pub const CLIPS: &[(&str, &str)] = &[
         "eat_snap",
         include_str!("../../../assets/clips/eat_snap.clip.json"),
     ),
-    ("greet", include_str!("../../../assets/clips/greet.clip.json")),
+    (
+        "greet",
+        include_str!("../../../assets/clips/greet.clip.json"),
+    ),
     (
         "greet_body",
         include_str!("../../../assets/clips/greet_body.clip.json"),
@@ -143,7 +149,10 @@ pub const CLIPS: &[(&str, &str)] = &[
         "pass_fruit",
         include_str!("../../../assets/clips/pass_fruit.clip.json"),
     ),
-    ("pick_up", include_str!("../../../assets/clips/pick_up.clip.json")),
+    (
+        "pick_up",
+        include_str!("../../../assets/clips/pick_up.clip.json"),
+    ),
     (
         "pick_up_foot",
         include_str!("../../../assets/clips/pick_up_foot.clip.json"),
@@ -226,16 +235,6 @@ pub fn creatures() -> Result<Vec<Creature>, LoadError> {
             creature_from_str(text, &format!("sample_creatures/{name}.creature.json"))
         })
         .collect()
-}
-
-/// The sample creature named `name`, parsed alone: the unit tests that need one.
-#[cfg(test)]
-pub(crate) fn creature(name: &str) -> Creature {
-    let (_, text) = CREATURES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .unwrap_or_else(|| panic!("no sample creature named {name}"));
-    creature_from_str(text, &format!("sample_creatures/{name}.creature.json")).unwrap()
 }
 
 /// Every sample clip, parsed.

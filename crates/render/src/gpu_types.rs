@@ -173,10 +173,7 @@ const _: () = assert!(SKIN_UNIFORM_BYTES <= 16 << 10);
 /// [`SKIN_UNIFORM_BYTES`]) to `out` as floats. Returns false and appends nothing when the
 /// instance has more joints than the shader holds or a matrix is not finite (a NaN would
 /// poison the whole draw).
-pub fn push_skin_uniforms(
-    instance: &crate::scene::SkinnedInstance,
-    out: &mut Vec<f32>,
-) -> bool {
+pub fn push_skin_uniforms(instance: &crate::scene::SkinnedInstance, out: &mut Vec<f32>) -> bool {
     let m = &instance.joint_matrices;
     if m.len() > MAX_JOINTS
         || m.iter().any(|j| !j.is_finite())

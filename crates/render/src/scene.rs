@@ -2,8 +2,8 @@
 //! The editor and the validation grid build a [`Scene`]; [`crate::SceneRenderer`]
 //! draws it. Nothing here knows wgpu.
 
-use anymorph_io::gltf::SkinnedMesh;
 use crate::camera::Camera;
+use anymorph_io::gltf::SkinnedMesh;
 use anymorph_runtime::creature::{Body, Shape};
 use anymorph_runtime::math::Aabb;
 use anymorph_runtime::pose::BodyPose;

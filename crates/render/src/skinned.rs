@@ -3,9 +3,9 @@
 //! instances' joint matrices into one uniform buffer, one block per instance, bound with a
 //! dynamic offset.
 
-use anymorph_io::gltf::SkinnedMesh;
 use crate::gpu_types::{SKIN_UNIFORM_BYTES, SkinnedVertex, push_skin_uniforms};
 use crate::scene::SkinnedInstance;
+use anymorph_io::gltf::SkinnedMesh;
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 use wgpu::util::DeviceExt as _;

@@ -13,12 +13,10 @@ struct CreatureIn {
 }
 
 fn load(path: &Path) -> Creature {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let parsed: CreatureIn =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Creature::new(parsed.name, parsed.bodies)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    Creature::new(parsed.name, parsed.bodies).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn folder() -> std::path::PathBuf {

@@ -607,8 +607,8 @@ mod tests {
             let rest = rest_pose(&c);
             let overlaps = Overlaps::of(&c);
             let bounds = c.bounds();
-            for hand in
-                (0..c.len()).filter(|&b| c.body(b).has_cap(&anymorph_runtime::creature::Cap::Grasper))
+            for hand in (0..c.len())
+                .filter(|&b| c.body(b).has_cap(&anymorph_runtime::creature::Cap::Grasper))
             {
                 let turn = rest[hand].rotation;
                 for i in 0..=8 {

@@ -160,7 +160,11 @@ mod tests {
     /// red, the one it sank into in orange, the rest grey.
     #[test]
     fn the_failing_body_and_what_it_sank_into_stand_out() {
-        let creature = anymorph_io::samples::creature("biped");
+        let creature = anymorph_io::samples::creatures()
+            .unwrap()
+            .into_iter()
+            .find(|c| c.name() == "biped")
+            .unwrap();
         let pose: Vec<BodyPose> = creature
             .bodies()
             .iter()

@@ -139,13 +139,12 @@ impl AnymorphApp {
                 self.add_clip("New clip", after, Clip::new("untitled", 2.0));
             }
             Command::NewClipFromTemplate(name) => {
-                let template =
-                    anymorph_io::samples::CLIPS
-                        .iter()
-                        .find(|(n, _)| *n == name)
-                        .map(|(n, json)| {
-                            anymorph_io::clip_from_str(json, &format!("assets/clips/{n}.clip.json"))
-                        });
+                let template = anymorph_io::samples::CLIPS
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(n, json)| {
+                        anymorph_io::clip_from_str(json, &format!("assets/clips/{n}.clip.json"))
+                    });
                 match template {
                     Some(Ok(clip)) => {
                         let after = (self.doc.active_clip + 1).min(self.doc.clips.len());
@@ -290,8 +289,10 @@ impl AnymorphApp {
                         .find(|n| !taken(n))
                         .unwrap_or_default();
                     self.edit_content("Duplicate action", None, |c| {
-                        c.actions
-                            .insert(a + 1, anymorph_runtime::action::ActionDef { name, ..action });
+                        c.actions.insert(
+                            a + 1,
+                            anymorph_runtime::action::ActionDef { name, ..action },
+                        );
                     });
                     self.channels.active_action = Some(a + 1);
                 }

@@ -47,7 +47,10 @@ impl AnymorphApp {
     /// file beside the project holds as `gaits/<name>.gait.json`: the walk and the project
     /// find a style by its name, and the next save must not overwrite a file it never read.
     pub(super) fn new_gait_from_template(&mut self, template: &str) {
-        let Some((_, json)) = anymorph_io::samples::GAITS.iter().find(|(n, _)| *n == template) else {
+        let Some((_, json)) = anymorph_io::samples::GAITS
+            .iter()
+            .find(|(n, _)| *n == template)
+        else {
             self.message = Some((format!("No gait template '{template}'"), Severity::Error));
             return;
         };

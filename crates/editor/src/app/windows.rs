@@ -87,9 +87,7 @@ impl AnymorphApp {
 
     /// The validation grid over the project's clips × the roster (issue: testers' grid).
     pub(super) fn validation_window(&mut self, ctx: &egui::Context) {
-        use crate::panels::validation::{
-            ValidationInputs, ValidationRequest, apply_mark_request,
-        };
+        use crate::panels::validation::{ValidationInputs, ValidationRequest, apply_mark_request};
         let mut open = self.show_validation;
         let mut request = None;
         egui::Window::new("Validation Grid")

@@ -697,8 +697,8 @@ mod tests {
     use super::*;
 
     fn trot() -> GaitStyle {
-        let path =
-            std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("assets/gaits/trot.gait.json");
+        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("assets/gaits/trot.gait.json");
         anymorph_io::load_gait(&path).unwrap()
     }
 

@@ -3,10 +3,10 @@
 //!
 //! ```no_run
 //! # fn demo() -> Result<(), Box<dyn std::error::Error>> {
-//! use anymorph::io::gltf::{import_rig, BakeRequest, BakeTake, bake_to_file};
+//! use anymorph_io::gltf::{import_rig, BakeRequest, BakeTake, bake_to_file};
 //! let rig = import_rig(std::path::Path::new("rig.glb"))?;
 //! println!("{} bodies, {} legs", rig.creature.len(), rig.creature.legs().len());
-//! let clip = std::sync::Arc::new(anymorph::io::load_clip("wave.clip.json".as_ref())?);
+//! let clip = std::sync::Arc::new(anymorph_io::load_clip("wave.clip.json".as_ref())?);
 //! let request = BakeRequest {
 //!     creature: &rig.creature,
 //!     mesh: rig.mesh.as_ref(),

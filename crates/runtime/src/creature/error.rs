@@ -207,10 +207,7 @@ fn check_finite(index: usize, d: &BodyDef) -> Result<(), CreatureError> {
                 value,
             });
         }
-        if let Some(&value) = values
-            .iter()
-            .find(|v| v.abs() > crate::math::WORKING_RANGE)
-        {
+        if let Some(&value) = values.iter().find(|v| v.abs() > crate::math::WORKING_RANGE) {
             return Err(CreatureError::OutOfRange {
                 index,
                 field,

@@ -1,15 +1,14 @@
-//! A headless game loop, as a game links the runtime (`default-features = false`): load a
-//! package, put a hundred characters of different shapes in the world, play different clips
-//! on two layers with targets that move every frame, print the events they fire and how long
-//! each frame takes.
+//! A headless game loop, as a game links Anymorph: `anymorph-runtime` and `anymorph-io`
+//! only. Load a package, put a hundred characters of different shapes in the world, play
+//! different clips on two layers with targets that move every frame, print the events they
+//! fire and how long each frame takes.
 //!
-//! `cargo run --release --no-default-features --example game_loop [PACKAGE] [FRAMES]`
+//! `cargo run --release -p anymorph-runtime --example game_loop [PACKAGE] [FRAMES]`
 
-use anyhow::{Context, Result};
-use anymorph::io::load_package;
-use anymorph::runtime::gait::GaitLayer;
-use anymorph::runtime::player::{Character, PlayParams, VariantChoice};
-use anymorph::runtime::pose::BodyPose;
+use anymorph_io::load_package;
+use anymorph_runtime::gait::GaitLayer;
+use anymorph_runtime::player::{Character, PlayParams, VariantChoice};
+use anymorph_runtime::pose::BodyPose;
 use glam::{Quat, Vec3};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,8 +17,10 @@ use std::time::Instant;
 const CHARACTERS: usize = 100;
 const DT: f32 = 1.0 / 60.0;
 
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
 fn main() -> Result<()> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut args = std::env::args().skip(1);
     let package_path = args
         .next()
@@ -27,13 +28,13 @@ fn main() -> Result<()> {
         .unwrap_or_else(|| root.join("assets/sample.package.json"));
     let frames: usize = args.next().map(|f| f.parse()).transpose()?.unwrap_or(600);
     let package = load_package(&package_path)?;
-    let creatures: Vec<_> = anymorph::samples::creatures()?
+    let creatures: Vec<_> = anymorph_io::samples::creatures()?
         .into_iter()
         .map(Arc::new)
         .collect();
     let idle = package
         .clip("idle_breathe")
-        .context("the package has no idle_breathe clip")?;
+        .ok_or("the package has no idle_breathe clip")?;
     println!(
         "{}: {} clips; {} sample creatures",
         package_path.display(),
