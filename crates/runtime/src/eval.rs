@@ -373,8 +373,8 @@ impl Plan {
                     }
                 };
                 let rest = RestBody::of(creature, body);
-                let mirrored = channel.variant.mirror
-                    && creature.side(body) == crate::creature::Side::Right;
+                let mirrored =
+                    channel.variant.mirror && creature.side(body) == crate::creature::Side::Right;
                 let frame =
                     MotionFrame::new(&channel.mode, &rest, &Surroundings::default(), mirrored);
                 if tier_priority != Some(channel.priority) {
