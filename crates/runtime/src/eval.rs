@@ -56,8 +56,8 @@ pub struct DeformValue {
     pub channel: usize,
     /// Index of the deform among the channel's deform curves, in name order.
     pub deform: usize,
-    /// The curve's value at this frame's time, scaled by the clip's blend weight when
-    /// several clips play.
+    /// The curve's value at this frame's time; when a character blends several clips,
+    /// scaled by this clip's weight.
     pub value: f32,
 }
 

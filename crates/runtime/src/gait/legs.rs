@@ -20,8 +20,8 @@ pub struct Limb {
     pub length: f32,
     /// The foot's rest centre, character space.
     pub home: Vec3,
-    /// The foot's rest rotation, character space: the orientation it lands with on flat
-    /// ground.
+    /// The foot's rest rotation, character space: how it stands on flat ground, turned
+    /// with the body.
     pub rest_rotation: Quat,
     /// Height of the foot's centre above its lowest point.
     pub contact: f32,
