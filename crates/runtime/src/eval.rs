@@ -50,9 +50,14 @@ impl PartialEq for Goals {
 /// number `deform` (in name order).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeformValue {
+    /// The body the channel moves (one channel selecting several bodies gives one value each).
     pub body: BodyId,
+    /// Index of the channel in `clip.channels`.
     pub channel: usize,
+    /// Index of the deform among the channel's deform curves, in name order.
     pub deform: usize,
+    /// The curve's value at this frame's time; when a character blends several clips,
+    /// scaled by this clip's weight.
     pub value: f32,
 }
 
@@ -78,6 +83,7 @@ impl Goals {
         prefetch_lines(&self.rotation_weight);
     }
 
+    /// No goals for a creature of `bodies` bodies, on ground at height 0.
     pub fn new(bodies: usize) -> Self {
         Goals {
             position: vec![Vec3::ZERO; bodies],
@@ -89,10 +95,13 @@ impl Goals {
         }
     }
 
+    /// How many bodies the goals are for (with a goal or not): the creature's body count.
     pub fn len(&self) -> usize {
         self.position.len()
     }
 
+    /// Whether the goals are for no bodies at all (not whether any goal is set; see
+    /// [`Goals::bodies`]).
     pub fn is_empty(&self) -> bool {
         self.position.is_empty()
     }
@@ -111,6 +120,8 @@ impl Goals {
         (w > 0.0).then(|| (self.position[body], w))
     }
 
+    /// The rotation goal (the body's orientation in character space) and its weight
+    /// (0 < w ≤ 1), if the body has one.
     pub fn rotation(&self, body: BodyId) -> Option<(Quat, f32)> {
         let w = self.rotation_weight[body];
         (w > 0.0).then(|| (self.rotation[body], w))
@@ -125,6 +136,8 @@ impl Goals {
         }
     }
 
+    /// Sets a rotation goal, normalized; a weight outside [`MIN_GOAL_WEIGHT`, 1] or a
+    /// rotation that is not finite or cannot be normalized is ignored.
     pub fn set_rotation(&mut self, body: BodyId, rotation: Quat, weight: f32) {
         if let Some(r) = rotation
             .is_finite()
@@ -138,6 +151,7 @@ impl Goals {
         }
     }
 
+    /// Removes the body's position and rotation goals; the solver is then free to place it.
     pub fn remove(&mut self, body: BodyId) {
         self.position_weight[body] = 0.0;
         self.rotation_weight[body] = 0.0;
@@ -180,19 +194,27 @@ struct Track {
 /// Nanoseconds spent in each stage of the pipeline, summed over the frames timed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StageTimes {
+    /// Sampling the clips' generalized curves.
     pub curves: u64,
+    /// Specializing the samples to each selected body (`S`: motion frames, targets).
     pub specialize: u64,
+    /// Blending channels by ownership into goals, and clips and layers into one set of goals.
     pub blend: u64,
+    /// Gait: planting and swinging the feet, moving the body over them.
     pub gait: u64,
+    /// The IK solve from goals to body poses.
     pub ik: u64,
+    /// Secondary motion of passive bodies.
     pub jiggle: u64,
 }
 
 impl StageTimes {
+    /// Nanoseconds over all stages.
     pub fn total(&self) -> u64 {
         self.curves + self.specialize + self.blend + self.gait + self.ik + self.jiggle
     }
 
+    /// Adds another set of times to this one, stage by stage.
     pub fn add(&mut self, o: &StageTimes) {
         self.curves += o.curves;
         self.specialize += o.specialize;
@@ -226,6 +248,7 @@ impl Stopwatch {
 /// cached per (clip, creature) costs each character that plays it only its cursors.
 #[derive(Clone, Debug)]
 pub struct Plan {
+    /// Which of the binding's variants this plan plays.
     pub variant: usize,
     tracks: Arc<Tracks>,
     /// Per track, the frame used in the last evaluation when it was not the track's own
@@ -279,6 +302,8 @@ pub struct EvalInput<'a> {
     /// External targets in character space, by index; a missing one is
     /// [`default_external_target`].
     pub external_targets: &'a [Vec3],
+    /// The ground's height under the character in character space (m); ground-relative
+    /// channels stand on it.
     pub ground_height: f32,
     /// Time since the previous frame, for passive secondary motion; 0 holds it.
     pub dt_secs: f32,

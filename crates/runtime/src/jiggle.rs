@@ -314,6 +314,7 @@ struct JiggleRig {
 }
 
 impl Jiggles {
+    /// Jiggles for `creature` with per-body constants of their own, every body at rest.
     pub fn new(creature: &Creature, tuning: &JiggleTuning) -> Jiggles {
         Jiggles {
             active: vec![false; creature.len()],
@@ -339,6 +340,7 @@ impl Jiggles {
         Arc::make_mut(&mut self.rig).set_tuning(creature, tuning);
     }
 
+    /// The tuning the jiggles simulate with.
     pub fn tuning(&self) -> &JiggleTuning {
         &self.rig.tuning
     }

@@ -12,6 +12,8 @@ use crate::pose::BodyPose;
 use glam::{Mat3, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
+/// What a channel's generalized position `qg.position` means: where its origin is and
+/// which way its axes point. The scale mode sets the axes' lengths.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PositionMode {
@@ -30,6 +32,7 @@ pub enum PositionMode {
     SecondaryDirectional,
 }
 
+/// What a channel's generalized rotation `qg.rotation` means.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RotationMode {
@@ -42,6 +45,8 @@ pub enum RotationMode {
     LookAt,
 }
 
+/// The unit of a channel's generalized position offsets, so one clip moves a mouse and
+/// a giant in proportion.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ScaleMode {
@@ -62,8 +67,15 @@ pub enum ScaleMode {
 /// own chest, and heads side by side turned into each other.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LookAtLimits {
+    /// Angle from the rest forward (radians) within which the body turns fully toward
+    /// the target; 90° by default.
     pub full_effect_rad: f32,
+    /// Angle from the rest forward (radians) at and past which the target is ignored;
+    /// 150° by default. At or below `full_effect_rad` the effect cuts off there instead
+    /// of fading.
     pub no_effect_rad: f32,
+    /// The most the body turns from its rest forward (radians), approached softly; 60° by
+    /// default.
     #[serde(default = "default_max_turn")]
     pub max_turn_rad: f32,
 }
@@ -85,12 +97,17 @@ impl Default for LookAtLimits {
 /// How a channel's motion generalizes: the semantics that define `G` and `S`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MovementMode {
+    /// How generalized positions map to character space.
     #[serde(default)]
     pub position: PositionMode,
+    /// How generalized rotations map to character space.
     #[serde(default)]
     pub rotation: RotationMode,
+    /// The unit of generalized positions.
     #[serde(default)]
     pub scale: ScaleMode,
+    /// How far a [`RotationMode::LookAt`] channel turns toward its target; unused by the
+    /// other rotation modes.
     #[serde(default, skip_serializing_if = "is_default_limits")]
     pub look_at: LookAtLimits,
 }
@@ -112,7 +129,10 @@ impl MovementMode {
 /// What `S` needs to know about one body of one creature.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RestBody {
+    /// The body's rest pose in character space.
     pub rest: BodyPose,
+    /// Path length of joints from the body to the nearest spine body (m; 0 on the spine):
+    /// the unit of [`ScaleMode::LimbLength`].
     pub limb_length: f32,
     /// The creature's bounds size per axis.
     pub creature_extent: Vec3,
@@ -121,6 +141,7 @@ pub struct RestBody {
 }
 
 impl RestBody {
+    /// Body `id` of `creature`, at rest.
     pub fn of(creature: &Creature, id: BodyId) -> Self {
         let b = creature.body(id);
         RestBody {
@@ -173,15 +194,23 @@ impl Default for Surroundings {
 /// `S` and `G` for one body, one mode, one set of surroundings and one mirror flag.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MotionFrame {
+    /// Where `qg.position = 0` lands, in character space.
     pub origin: Vec3,
+    /// The generalized axes in character space, scaled to their unit (columns x, y, z);
+    /// invertible.
     pub axes: Mat3,
     inverse_axes: Mat3,
+    /// Applied before `qg.rotation`: the look-at turn, or identity.
     pub rotation_pre: Quat,
+    /// Applied after `qg.rotation`: the rest rotation in relative modes, or identity.
     pub rotation_post: Quat,
+    /// The body is on the right side and plays the motion of its left-side mirror image
+    /// (reflected in x).
     pub mirrored: bool,
 }
 
 impl MotionFrame {
+    /// The frame of `body` in `mode`, given this frame's target and ground.
     pub fn new(
         mode: &MovementMode,
         body: &RestBody,
@@ -246,6 +275,8 @@ impl MotionFrame {
         self.axes * v
     }
 
+    /// The inverse of [`MotionFrame::specialize_vector`]: a character-space velocity or
+    /// tangent in generalized units.
     pub fn generalize_vector(&self, v: Vec3) -> Vec3 {
         self.inverse_axes * v
     }
@@ -256,6 +287,7 @@ impl MotionFrame {
         self.rotation_pre * r * self.rotation_post
     }
 
+    /// The inverse of [`MotionFrame::specialize_rotation_tangent`].
     pub fn generalize_rotation_tangent(&self, t: Quat) -> Quat {
         let r = self.rotation_pre.inverse() * t * self.rotation_post.inverse();
         if self.mirrored { mirror_rotation(r) } else { r }

@@ -54,6 +54,8 @@ impl PoseStage {
         self.jiggles.prefetch_states();
     }
 
+    /// A stage for `creature` with the default tuning, compiling its own solver plans
+    /// (see [`PoseStage::shared`] for a crowd).
     pub fn new(creature: &Creature) -> Self {
         Self::with_tuning(creature, IkTuning::default())
     }
@@ -116,6 +118,7 @@ impl PoseStage {
         &self.pose
     }
 
+    /// Every body's pose in character space from the last run.
     pub fn pose(&self) -> &[BodyPose] {
         &self.pose
     }
@@ -135,6 +138,7 @@ impl PoseStage {
         self.ik.has_ik()
     }
 
+    /// The IK and jiggle tuning the stage runs with.
     pub fn tuning(&self) -> &IkTuning {
         self.ik.tuning()
     }
@@ -179,6 +183,7 @@ impl Pipeline {
         })
     }
 
+    /// The clip's plan in this pipeline's variant.
     pub fn plan(&self) -> &Plan {
         &self.plan
     }
@@ -223,6 +228,7 @@ impl Pipeline {
         &self.goals
     }
 
+    /// Every body's pose in character space from the last frame run.
     pub fn pose(&self) -> &[BodyPose] {
         self.stage.pose()
     }

@@ -17,13 +17,16 @@ const MAX_LOOKAHEAD_SECS: f32 = 2.0;
 /// Where a foot is in its cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FootPhase {
+    /// On the ground: the foot stays at its world-space anchor and does not slip.
     Stance,
+    /// Lifted: the foot follows the style's flight path toward its landing target.
     Flight,
 }
 
 /// One foot's state, world space.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FootState {
+    /// Planted or flying.
     pub phase: FootPhase,
     /// Where the foot stands (stance) or lifted off (flight).
     pub anchor: BodyPose,

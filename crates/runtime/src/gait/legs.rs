@@ -12,6 +12,7 @@ pub const GROUP_LENGTH_RATIO: f32 = 1.4;
 /// One foot the gait places.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limb {
+    /// The foot body (for a crawler, the spine body that serves as a pseudo-foot).
     pub foot: BodyId,
     /// The body the leg hangs from (a spine body; for pseudo-feet, the foot itself).
     pub hip: BodyId,
@@ -19,6 +20,8 @@ pub struct Limb {
     pub length: f32,
     /// The foot's rest centre, character space.
     pub home: Vec3,
+    /// The foot's rest rotation, character space: how it stands on flat ground, turned
+    /// with the body.
     pub rest_rotation: Quat,
     /// Height of the foot's centre above its lowest point.
     pub contact: f32,
@@ -50,6 +53,7 @@ pub struct Limb {
 pub struct Group {
     /// Indices into the limb list, in the group's foot order (front to back, left first).
     pub limbs: Vec<usize>,
+    /// Per foot (in foot order), its side and rank, from which wave triggers are generated.
     pub places: Vec<FootPlace>,
     /// Mean leg length.
     pub length: f32,
@@ -59,6 +63,7 @@ pub struct Group {
     /// Cadence relative to the reference group: a small rational, so the groups' cycles
     /// line up every few steps.
     pub ratio: f32,
+    /// Which of a style's row tables the group reads.
     pub rows: Rows,
     /// Per foot (in foot order), the earlier foot of the same forked leg whose timing it
     /// shares: two feet on one thigh cannot step at different times.
@@ -68,6 +73,7 @@ pub struct Group {
 /// How a creature gets about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Locomotion {
+    /// The creature has feet and walks on them.
     Legs,
     /// No feet, lying on the ground: spine bodies become pseudo-feet (an inch-worm).
     Crawl,
@@ -78,8 +84,11 @@ pub enum Locomotion {
 /// The walking gear of a creature, worked out once.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Gear {
+    /// How the creature gets about.
     pub locomotion: Locomotion,
+    /// Every foot the gait places (a crawler's pseudo-feet included); empty when floating.
     pub limbs: Vec<Limb>,
+    /// The feet that step together, each foot in exactly one group.
     pub groups: Vec<Group>,
     /// The group whose cadence the others follow.
     pub reference: usize,
@@ -92,6 +101,8 @@ pub struct Gear {
 }
 
 impl Gear {
+    /// Works out a creature's gear from its rest pose: its feet, their reach, their groups
+    /// and cadence ratios.
     pub fn of(creature: &Creature) -> Gear {
         let mut gear = Gear::feet_of(creature);
         gear.riders = (0..creature.len())

@@ -51,13 +51,18 @@ const MAX_PACE: f32 = 2.0;
 /// A style applied to a character with a weight, to every leg group or to one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GaitLayer {
+    /// The style's speed tables; the first layer's also sets the flight path and body motion.
     pub style: Arc<GaitStyle>,
+    /// How far (0..=1) this layer's stepping parameters pull a group's away from the layers
+    /// before it. The first layer that applies to a group sets them outright, whatever its
+    /// weight.
     pub weight: f32,
     /// Only this leg group (index into [`Gear::groups`]); `None` for all.
     pub group: Option<usize>,
 }
 
 impl GaitLayer {
+    /// The style at full weight on every group.
     pub fn new(style: Arc<GaitStyle>) -> Self {
         GaitLayer {
             style,
@@ -105,6 +110,7 @@ fn fallback_walk() -> GaitStyle {
 /// What the gait needs each frame.
 #[derive(Clone, Copy, Debug)]
 pub struct GaitInput<'a> {
+    /// Time since the previous frame, seconds.
     pub dt_secs: f32,
     /// Where the character's frame is now (after this frame's locomotion).
     pub world_from_character: BodyPose,
@@ -112,7 +118,9 @@ pub struct GaitInput<'a> {
     pub velocity: Vec3,
     /// Commanded turn rate about +Y, rad/s.
     pub turn_rate: f32,
+    /// The ground the feet plant on, in world space.
     pub terrain: &'a Terrain,
+    /// The styles to step with, base first (see [`GaitLayer`]); empty turns the gait off.
     pub layers: &'a [GaitLayer],
 }
 
@@ -232,6 +240,8 @@ impl Gait {
         crate::shared::prefetch_lines(&self.layer_params.feet);
     }
 
+    /// A gait for `creature` with gear of its own, its feet not yet planted (they plant on
+    /// the first update).
     pub fn new(creature: &Creature) -> Self {
         Gait::with_gear(Arc::new(Gear::of(creature)))
     }
@@ -260,10 +270,12 @@ impl Gait {
         }
     }
 
+    /// The creature's walking gear: its feet and how they group.
     pub fn gear(&self) -> &Gear {
         &self.gear
     }
 
+    /// How the creature gets about: on legs, crawling or floating.
     pub fn locomotion(&self) -> Locomotion {
         self.gear.locomotion
     }

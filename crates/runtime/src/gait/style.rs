@@ -35,6 +35,7 @@ pub struct SpeedKey {
 /// The rows for groups of one size.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GroupTable {
+    /// The group size these rows are for: 1 to 6, each size at most once per style.
     pub feet: usize,
     /// In increasing speed.
     pub speeds: Vec<SpeedKey>,
@@ -166,7 +167,9 @@ impl Default for BodyMotion {
 /// A gait style: walk, trot, run, limp…
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GaitStyle {
+    /// The style's name, as shown to the author.
     pub name: String,
+    /// What the style is for, in a sentence for the author; playback ignores it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub intent: String,
     /// Authored rows for groups of 1–6 feet.
@@ -176,8 +179,10 @@ pub struct GaitStyle {
     /// Rows for footless crawlers' pseudo-feet (an inch-worm wave); the wave rows if absent.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub crawl: Vec<SpeedKey>,
+    /// The feet's path through a flight. Only the first gait layer's is used.
     #[serde(default)]
     pub flight: FlightPath,
+    /// How the body rides on the feet. Only the first gait layer's is used.
     #[serde(default)]
     pub body: BodyMotion,
 }
@@ -185,15 +190,20 @@ pub struct GaitStyle {
 /// One foot's parameters this frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FootParams {
+    /// Where in the group's cycle the foot lifts off (0..1).
     pub trigger: f32,
+    /// Fraction of the cycle the foot is on the ground.
     pub duty: f32,
+    /// Peak foot height in flight, in leg lengths.
     pub lift: f32,
 }
 
 /// A group's parameters this frame.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GroupParams {
+    /// Distance the body travels in one full cycle, in the group's leg lengths.
     pub stride: f32,
+    /// Vertical body bob, in the group's leg lengths.
     pub bob: f32,
     /// One per foot, in the group's foot order.
     pub feet: Vec<FootParams>,
@@ -202,7 +212,11 @@ pub struct GroupParams {
 /// Which rows a group uses: authored by size, the wave gait, or the crawl.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Rows {
+    /// A group of this many feet: the style's authored table for that size if it has one,
+    /// otherwise the wave rows.
     Legs(usize),
+    /// A crawler's this many pseudo-feet: the crawl rows, or the wave rows if the style
+    /// has none.
     Crawl(usize),
 }
 
@@ -328,7 +342,9 @@ impl GaitStyle {
 pub enum TableId {
     /// `groups[i]`.
     Group(usize),
+    /// `wave`.
     Wave,
+    /// `crawl` (possibly empty).
     Crawl,
 }
 
@@ -347,6 +363,7 @@ impl GaitStyle {
         }
     }
 
+    /// The rows of a table; `None` for a group index past `groups`.
     pub fn table(&self, id: TableId) -> Option<&[SpeedKey]> {
         match id {
             TableId::Group(i) => self.groups.get(i).map(|g| &g.speeds[..]),

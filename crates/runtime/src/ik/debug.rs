@@ -10,20 +10,25 @@ use glam::{Vec3, Vec3A};
 /// The two phases of the solver (paper 4.3.2 and 4.3.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum IkPhase {
+    /// The spine solved with each limb simplified to one constraint to its goal.
     #[default]
     Spine,
+    /// Each limb solved from its spine body, once the spine is placed.
     Limb,
 }
 
 /// A particle at the end of a solve, in character space.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DebugParticle {
+    /// Where the particle ended, character space (m).
     pub position: Vec3,
     /// The body whose joint the particle stands for.
     pub body: BodyId,
+    /// The phase the particle belongs to (a body can have a particle in each).
     pub phase: IkPhase,
 }
 
+/// What a [`DebugConstraint`] holds together.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ConstraintKind {
     /// Between two particles along the skeleton.
@@ -40,19 +45,28 @@ pub enum ConstraintKind {
 /// A length constraint between two particles (indices into [`IkDebug::particles`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DebugConstraint {
+    /// One end (the rootward one of a bone).
     pub a: usize,
+    /// The other end: for a simplified limb its goal, for anti-buckling the rest position
+    /// the particle is pulled toward.
     pub b: usize,
+    /// The longest the constraint allows, m: a bone's rest length, a simplified limb's
+    /// reach; 0 for anti-buckling.
     pub rest_length: f32,
     /// The length at the end of the solve.
     pub length: f32,
+    /// What the constraint stands for.
     pub kind: ConstraintKind,
+    /// The phase that enforced it.
     pub phase: IkPhase,
 }
 
 /// What one solve did.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct IkDebug {
+    /// Every particle of both phases: the spine phase's first, then the limb phase's.
     pub particles: Vec<DebugParticle>,
+    /// Every constraint of both phases, indexing into `particles`.
     pub constraints: Vec<DebugConstraint>,
     /// Largest remaining goal error after each phase (spine, limb), metres.
     pub phase_error: [f32; 2],

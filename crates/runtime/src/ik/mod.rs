@@ -3,7 +3,7 @@
 //! A frame runs: the forward-kinematic root and the goals carried to joints (`goals.rs`),
 //! the spine phase (`spine.rs`), the spine's reconstruction, the limb phase (`limb.rs`),
 //! the limbs' reconstruction and the bodies without IK (`reconstruct.rs`). Everything that
-//! depends only on which bodies have goals is compiled once into a [`plan::Plan`] and
+//! depends only on which bodies have goals is compiled once into a plan (`plan.rs`) and
 //! cached by goal mask, so a frame allocates nothing and never looks at the last frame's
 //! solution (path independence). `docs/IK.md` describes the solver and its tuning.
 
@@ -123,10 +123,13 @@ impl IkSolver {
         crate::shared::prefetch_lines(&self.plans);
     }
 
+    /// A solver for `creature` with the default tuning and plans of its own.
     pub fn new(creature: &Creature) -> Self {
         Self::with_tuning(creature, IkTuning::default())
     }
 
+    /// A solver for `creature` with `tuning` and plans of its own (see
+    /// [`IkSolver::shared`] for a crowd).
     pub fn with_tuning(creature: &Creature, tuning: IkTuning) -> Self {
         Self::build(Arc::new(Rig::new(creature, &tuning)), None, tuning)
     }
@@ -153,6 +156,7 @@ impl IkSolver {
         }
     }
 
+    /// The tuning the solver runs with.
     pub fn tuning(&self) -> &IkTuning {
         &self.tuning
     }

@@ -10,8 +10,11 @@ use crate::jiggle::JiggleTuning;
 /// and a 6 m giant.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IkTuning {
+    /// The spine phase: the trunk, necks and tails, each limb as one constraint.
     pub spine: SpineTuning,
+    /// The limb phase: arms, legs and the rest hung off the spine.
     pub limb: LimbTuning,
+    /// The passive secondary motion run after the solve.
     pub jiggle: JiggleTuning,
     /// A non-spine leaf attached to a (non-root) spine body delegates its goal to that body
     /// when its largest half extent is at most this fraction of the spine body's; mouths,
@@ -40,6 +43,7 @@ pub struct SpineTuning {
     /// Reconstruction projects each spine constraint into `[min_stretch, max_stretch]` of
     /// its rest length (the paper's 10 % shrink / 120 % stretch).
     pub min_stretch: f32,
+    /// Upper bound of that projection, as a fraction of rest length (below 1 counts as 1).
     pub max_stretch: f32,
     /// A limb simplified to one constraint may compress to this fraction of its rest chord
     /// before it pushes the spine (the paper's 10 %): the limb phase bends it instead.
@@ -63,15 +67,18 @@ pub struct SpineTuning {
     /// Masses of the two ends of a spine constraint between free particles: a heavier
     /// rootward end makes the spine bend more toward its tips.
     pub rootward_mass: f32,
+    /// Mass of the leafward end (see `rootward_mass`).
     pub leafward_mass: f32,
     /// Masses of a simplified limb constraint's spine end and goal end. The goal never
     /// moves; its mass only sets how much of the error the spine takes per pass.
     pub limb_attach_mass: f32,
+    /// Mass of the goal end (see `limb_attach_mass`).
     pub limb_goal_mass: f32,
     /// Buckling metric: the largest growth, over neighbouring spine constraints, of
     /// `1 - cos(angle between them)` beyond its rest value (0 straight, 2 folded back).
     /// Anti-buckling starts at `buckling_start` and is full at `buckling_full`.
     pub buckling_start: f32,
+    /// Buckling metric at which anti-buckling is fully on (see `buckling_start`).
     pub buckling_full: f32,
     /// Fraction of the way to its root-relative rest position the passes of a buckled
     /// spine's second solve pull a free spine particle in all, when anti-buckling is fully
@@ -97,9 +104,11 @@ pub struct LimbTuning {
     /// `max_stretch` lets it stretch beyond, so it does not snap straight as a moving goal
     /// passes its reach; and the spine phase lets it stretch that far before it pulls.
     pub min_stretch: f32,
+    /// Upper bound of that projection, as a fraction of rest length (below 1 counts as 1).
     pub max_stretch: f32,
-    /// Masses of a bone's two ends when both are free.
+    /// Masses of a bone's two ends when both are free: the rootward end's.
     pub rootward_mass: f32,
+    /// The leafward end's mass (see `rootward_mass`).
     pub leafward_mass: f32,
     /// Every correction is scaled by this (successive over-relaxation), by at most a
     /// quarter of the bone's length. 1 is the plain Jakobsen step; up to about 1.8 the
@@ -115,6 +124,8 @@ pub struct LimbTuning {
     /// runs `keep_out_relax` passes to restore the bones' lengths. 0 turns it off (the paper
     /// has no such step: its animators kept arms clear by hand, clip by clip).
     pub keep_out_rounds: u32,
+    /// Passes over the limb's constraints after each keep-out round, restoring the bones'
+    /// lengths the push changed.
     pub keep_out_relax: u32,
 }
 

@@ -11,17 +11,21 @@ pub struct PlayId(pub u64);
 /// An event fired because playback passed its time this frame.
 #[derive(Clone, Debug)]
 pub struct FiredEvent {
+    /// The play that passed the event.
     pub play: PlayId,
+    /// The clip the event belongs to.
     pub clip: Arc<Clip>,
     /// Index into `clip.events`.
     pub index: usize,
 }
 
 impl FiredEvent {
+    /// The event's name, as authored in the clip.
     pub fn name(&self) -> &str {
         &self.clip.events[self.index].name
     }
 
+    /// The event's time in clip-local seconds (not the time it fired).
     pub fn time_secs(&self) -> f32 {
         self.clip.events[self.index].time_secs
     }

@@ -3,8 +3,8 @@
 //!
 //! ```no_run
 //! # use std::sync::Arc;
-//! # use anymorph::runtime::player::{Character, PlayParams};
-//! # fn demo(creature: anymorph::runtime::creature::Creature, wave: Arc<anymorph::runtime::clip::Clip>) {
+//! # use anymorph_runtime::player::{Character, PlayParams};
+//! # fn demo(creature: anymorph_runtime::creature::Creature, wave: Arc<anymorph_runtime::clip::Clip>) {
 //! let mut hero = Character::new(Arc::new(creature));
 //! hero.play(&wave, PlayParams { fade_in_secs: 0.2, ..Default::default() }).ok();
 //! for _frame in 0..60 {
@@ -43,6 +43,8 @@ pub const MAX_SIMULATION_STEP_SECS: f32 = 0.1;
 /// Which variant to play.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum VariantChoice {
+    /// The variant at this index in the clip's binding to the creature (see
+    /// [`Character::variants`]); 0 is always there when the clip binds.
     Index(usize),
     /// The variant whose lead body (its first single-variant group's body) is closest to this
     /// world-space point now: the grasper nearest the fruit.
@@ -52,6 +54,7 @@ pub enum VariantChoice {
 /// How to play a clip.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlayParams {
+    /// Which variant of the clip plays (which leg waves, which hand grasps).
     pub variant: VariantChoice,
     /// Blend weight at full fade (0..=1).
     pub weight: f32,
@@ -93,26 +96,42 @@ impl Default for PlayParams {
     }
 }
 
+/// Why [`Character::play`] or [`Character::play_action`] did not start anything. The
+/// character is left as it was.
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum PlayError {
+    /// The clip's predicates or required channels rule this creature out (the bind phase).
     #[error("clip '{clip}' does not play on '{creature}': {reason}")]
     DoesNotBind {
+        /// The clip's name.
         clip: String,
+        /// The creature's name.
         creature: String,
+        /// The binding's explanation, in a tester's words.
         reason: String,
     },
+    /// [`VariantChoice::Index`] is past the clip's variants on this creature, or that
+    /// variant's plan could not be built.
     #[error("clip '{clip}' has {count} variants on '{creature}'; there is no variant {variant}")]
     NoSuchVariant {
+        /// The clip's name.
         clip: String,
+        /// The creature's name.
         creature: String,
+        /// The variant asked for.
         variant: usize,
+        /// How many variants the clip has on this creature.
         count: usize,
     },
+    /// A [`PlayParams`] field is out of range or not finite; the message names it.
     #[error("play parameters: {0}")]
     InvalidParams(String),
+    /// No branch of the action binds to this creature (or the action has no branches).
     #[error("action '{action}' has no branch that plays on '{creature}': {reasons}")]
     NoBranch {
+        /// The action's name.
         action: String,
+        /// The creature's name.
         creature: String,
         /// Each branch's reason, `clip: reason`, joined by "; ".
         reasons: String,
@@ -166,6 +185,9 @@ pub struct Character {
 }
 
 impl Character {
+    /// A character of `creature` standing at the world origin on flat ground, playing
+    /// nothing and walking with the default gait when moved. Characters of one `Arc`'d
+    /// creature share its bindings, plans and solver setup.
     pub fn new(creature: Arc<Creature>) -> Self {
         let n = creature.len();
         let stage = PoseStage::shared(&creature);
@@ -194,6 +216,7 @@ impl Character {
         }
     }
 
+    /// The creature this character animates.
     pub fn creature(&self) -> &Arc<Creature> {
         &self.creature
     }
@@ -226,6 +249,8 @@ impl Character {
         &self.bindings[i].binding
     }
 
+    /// The ways `clip` can play on this creature, indexed as [`VariantChoice::Index`];
+    /// empty when the clip does not bind.
     pub fn variants(&mut self, clip: &Arc<Clip>) -> &[Variant] {
         &self.binding(clip).variants
     }
@@ -414,6 +439,7 @@ impl Character {
             .for_each(|x| x.stop(fade));
     }
 
+    /// Fades out every clip on every layer, queued ones included.
     pub fn stop_all(&mut self, fade_out_secs: f32) {
         let fade = if fade_out_secs.is_finite() {
             fade_out_secs.max(0.0)
@@ -456,6 +482,8 @@ impl Character {
         }
     }
 
+    /// The locomotion input last set: velocity in character space (m/s) and turn rate
+    /// about +Y (rad/s).
     pub fn locomotion(&self) -> (Vec3, f32) {
         (self.velocity, self.turn_rate)
     }
@@ -473,6 +501,7 @@ impl Character {
         self.terrain = terrain;
     }
 
+    /// The ground the character walks on.
     pub fn terrain(&self) -> &Terrain {
         &self.terrain
     }
@@ -483,6 +512,7 @@ impl Character {
         self.gait_layers = layers;
     }
 
+    /// The gait styles the character walks with, base first.
     pub fn gait_layers(&self) -> &[GaitLayer] {
         &self.gait_layers
     }
@@ -492,6 +522,8 @@ impl Character {
         &self.gait
     }
 
+    /// Where the character is in the world: maps character space to world space. Moved by
+    /// the locomotion input each update, its height following the terrain.
     pub fn world_from_character(&self) -> BodyPose {
         self.world_from_character
     }
