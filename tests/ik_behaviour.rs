@@ -1090,3 +1090,82 @@ fn a_forked_leg_with_both_feet_planted_crouches_in_one_step() {
         );
     }
 }
+
+/// Whether body `b` lies on the path from the trunk to one of `feet`.
+fn on_leg(c: &Creature, feet: &[usize], b: usize) -> bool {
+    feet.iter().any(|&f| {
+        let mut at = Some(f);
+        while let Some(x) = at.filter(|&x| !c.is_spine(x)) {
+            if x == b {
+                return true;
+            }
+            at = c.parent(x);
+        }
+        false
+    })
+}
+
+#[test]
+fn a_branch_reaching_past_its_length_moves_neither_the_trunk_nor_the_other_legs() {
+    use anymorph::runtime::creature::Cap;
+    // Every foot held at rest; each hand on a branch of a leg sent three branch lengths
+    // away in eight directions. The feet hold the creature up and the hand does not: the
+    // trunk stays where the feet put it (at rest) and so does every other leg's foot. (Its
+    // own leg's foot is not yet held exactly: docs/IK.md §5b.)
+    let mut checked = 0;
+    for seed in 0..40 {
+        let c = anymorph::zoo::generate_family(seed, Family::LimbsOnLimbs).unwrap();
+        let feet: Vec<usize> = (0..c.len())
+            .filter(|&b| !c.is_spine(b) && c.body(b).has_cap(&Cap::Foot))
+            .collect();
+        let hands: Vec<(usize, usize)> = (0..c.len())
+            .filter(|&b| c.children(b).is_empty() && !c.is_spine(b) && !on_leg(&c, &feet, b))
+            .filter_map(|b| {
+                let mut at = c.parent(b)?;
+                while !c.is_spine(at) {
+                    if on_leg(&c, &feet, at) {
+                        return Some((b, at));
+                    }
+                    at = c.parent(at)?;
+                }
+                None
+            })
+            .collect();
+        for &(hand, branch_point) in &hands {
+            let length = c.limb_length(hand) - c.limb_length(branch_point);
+            for k in 0..8 {
+                let angle = k as f32 * std::f32::consts::FRAC_PI_4;
+                let dir = Vec3::new(angle.cos(), 0.3, angle.sin()).normalize();
+                let mut goals = Goals::new(c.len());
+                for &f in &feet {
+                    goals.set_position(f, c.body(f).position, 1.0);
+                }
+                goals.set_position(hand, c.pivot(branch_point) + dir * 3.0 * length, 1.0);
+                let (pose, _) = solve(&c, &goals);
+                for s in (0..c.len()).filter(|&s| c.is_spine(s)) {
+                    let moved = pose[s].position.distance(c.body(s).position);
+                    assert!(
+                        moved <= 0.01 * c.size(),
+                        "seed {seed}: {} sent {k} moves trunk body {} by {:.2} % of the creature",
+                        c.body(hand).name,
+                        c.body(s).name,
+                        100.0 * moved / c.size()
+                    );
+                }
+                for &f in feet.iter().filter(|&&f| !on_leg(&c, &[f], branch_point)) {
+                    let miss = pose[f].position.distance(c.body(f).position);
+                    let leg = c.limb_length(f).max(1e-3);
+                    assert!(
+                        miss <= 0.01 * leg,
+                        "seed {seed}: {} sent {k} pulls foot {} {:.2} % of its leg off its goal",
+                        c.body(hand).name,
+                        c.body(f).name,
+                        100.0 * miss / leg
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 100, "only {checked} branch reaches checked");
+}
