@@ -105,8 +105,7 @@ pub(super) struct LimbParticle {
     /// It or a particle below it is pinned: the reaching sweeps move it toward a goal.
     pub toward_pin: bool,
     /// It or a particle below it is pinned by a foot: it holds the creature up, so a branch
-    /// hanging off it (a hand on a leg) moves it not at all, and its aims leave the
-    /// branch's goals out (see [`Builder::mark_support`]).
+    /// hanging off it (a hand on a leg) moves it not at all (see [`Builder::mark_support`]).
     pub support: bool,
 }
 
@@ -151,9 +150,6 @@ pub(super) struct AimStep {
     pub end: u16,
     /// Range into [`LimbPlan::pinned`].
     pub goals: (u16, u16),
-    /// The pivot holds the creature up ([`LimbParticle::support`]): the goals of the
-    /// branches hanging off the path ([`LimbPlan::behind_support`]) are left out.
-    pub support_only: bool,
     /// Whether and which way the aim bows the particles when it squashes them (see
     /// [`bow`]).
     pub bow: Bow,
@@ -322,10 +318,6 @@ pub(super) struct LimbPlan {
     pub near: Vec<f32>,
     /// Per pinned particle: it is its limb's only one, so the limb may stretch toward it.
     pub single_pin: Vec<bool>,
-    /// Per pinned particle that hangs off its limb's support path below the attachment (a
-    /// hand on a branch of a leg, see [`Builder::mark_support`]): the support particle it
-    /// branches from and the rest length of its path of bones from there.
-    pub behind_support: Vec<Option<(u16, f32)>>,
     /// Some pinned particle's body has a position goal and no rotation goal: its joint goal
     /// comes from a turn the goals guess, and may have to be brought within reach
     /// (`FrameGoals::reachable_joints`).
@@ -753,35 +745,30 @@ impl Builder<'_, '_> {
         }
     }
 
-    /// A pinned particle off its limb's support path that hangs from it below the
-    /// attachment: a hand on a branch of a leg (see [`Builder::mark_support`]).
-    /// Its branch point and the rest length of its path from there. A branch leaving the
-    /// leg's first bone hangs from the attachment's particle, beside the support particle
-    /// that bone also carries (a hand on a thigh): behind the leg too, from the attachment.
-    fn behind_support(&self, q: u16, first: u16) -> Option<(u16, f32)> {
+    /// A pinned particle off the support path that hangs from it below the attachment. A
+    /// branch leaving the leg's first bone hangs from the attachment's particle, beside the
+    /// support particle that bone also carries (a hand on a thigh): behind the leg too.
+    fn behind_support(&self, q: u16, first: u16) -> bool {
         let particles = &self.plan.particles;
         if particles[q as usize].support {
-            return None;
+            return false;
         }
-        let mut path = particles[q as usize].rest_len;
         let mut below = q;
         let mut at = particles[q as usize].parent;
         while at != NO_PARTICLE {
             if at == first {
-                let beside_support = self.members[first as usize].iter().any(|(_, children)| {
+                return self.members[first as usize].iter().any(|(_, children)| {
                     children.contains(&below)
                         && children.iter().any(|&c| particles[c as usize].support)
                 });
-                return beside_support.then_some((first, path));
             }
             if particles[at as usize].support {
-                return Some((at, path));
+                return true;
             }
-            path += particles[at as usize].rest_len;
             below = at;
             at = particles[at as usize].parent;
         }
-        None
+        false
     }
 
     fn finish_limb(&mut self, first: u16, end: u16, spine_body: usize, t: &LimbTuning) {
@@ -829,8 +816,6 @@ impl Builder<'_, '_> {
                     Err(_) => Anchor::Attachment(at),
                 };
                 self.plan.reach.push((anchor, path));
-                let behind = self.behind_support(q, first);
-                self.plan.behind_support.push(behind);
                 let stretch = self.plan.max_stretch;
                 let particle_pivot = |i: u16| self.plan.particles[i as usize].rest;
                 let rest = particle_pivot(at).distance(particle_pivot(q));
@@ -893,7 +878,7 @@ impl Builder<'_, '_> {
         let spine_pivot = rig.pivot[spine_body];
         for q in first + 1..end {
             let p = self.plan.particles[q as usize];
-            if p.goal_body == NONE || self.behind_support(q, first).is_some() {
+            if p.goal_body == NONE || self.behind_support(q, first) {
                 continue;
             }
             let mut path = 0.0;
@@ -936,18 +921,7 @@ impl Builder<'_, '_> {
             };
             let bone_radius = creature.body(bone as usize).rounded().1;
             let share = |q: u16| if self.immovable(q, first) { 0.0 } else { 1.0 };
-            // A branch's bone pushed out of the trunk moves the branch, not the leg it
-            // hangs from (see `mark_support`).
-            let (support_a, support_b) = (
-                self.plan.particles[a as usize].support,
-                self.plan.particles[b as usize].support,
-            );
-            let share_a = if support_a && !support_b {
-                0.0
-            } else {
-                share(a)
-            };
-            let (share_a, share_b) = (share_a, share(b));
+            let (share_a, share_b) = (share(a), share(b));
             if bone_radius <= 0.0 || share_a + share_b == 0.0 {
                 continue;
             }
@@ -1205,7 +1179,6 @@ impl Builder<'_, '_> {
                 first,
                 end,
                 goals: (lo as u16, hi as u16),
-                support_only: p.support,
                 bow,
             });
         }
@@ -1741,26 +1714,9 @@ fn aim(
     let c = p[pivot];
     let (mut now, mut goal, mut total) = (Vec3A::ZERO, Vec3A::ZERO, 0.0);
     let range = step.goals.0 as usize..step.goals.1 as usize;
-    for (k, (&g, &at)) in plan.pinned[range.clone()]
-        .iter()
-        .zip(&pins[range.clone()])
-        .enumerate()
-    {
+    for (&g, &at) in plan.pinned[range.clone()].iter().zip(&pins[range]) {
         let body = plan.particles[g as usize].goal_body as usize;
-        let mut w = goals.position_weight[body];
-        // A branch's goal swings its leg only as far as the branch can reach it from its
-        // branch point: in full when within reach, fading with the square of how far beyond.
-        // The leg then bends toward a hand it can help reach, and a hand sent far away does
-        // not swing the planted leg off its foot's goal.
-        if step.support_only
-            && let Some((from, len)) = plan.behind_support[range.start + k]
-        {
-            let d = at.distance(p[from as usize]);
-            let reach = len * plan.max_stretch;
-            if d > reach {
-                w *= (reach / d) * (reach / d);
-            }
-        }
+        let w = goals.position_weight[body];
         now += p[g as usize] * w;
         goal += at * w;
         total += w;

@@ -8,7 +8,7 @@ use super::reconstruct::Follower;
 use super::setup::{NONE, Rig};
 use super::spine::SpinePlan;
 use super::tuning::IkTuning;
-use crate::creature::{Cap, Creature};
+use crate::creature::Creature;
 use crate::eval::Goals;
 use glam::{Quat, Vec3A, Vec4};
 
@@ -230,11 +230,7 @@ impl Plan {
                 let shoulder = rig.pivot[rig.limb_root[t as usize] as usize];
                 let from = (rig.centre[t as usize] - shoulder).normalize_or_zero();
                 // The partner whose direction from the shoulder is farthest from its own:
-                // two directions nearly in line fix no turn about them. A foot turns only
-                // with another foot: it holds the creature up, and a hand on a branch of
-                // its leg sent far away would turn it, and its joint goal, off its place
-                // (the limb phase gives the foot the same precedence, `mark_support`).
-                let foot = |b: u32| creature.body(b as usize).has_cap(&Cap::Foot);
+                // two directions nearly in line fix no turn about them.
                 targets
                     .iter()
                     .copied()
@@ -242,7 +238,6 @@ impl Plan {
                         p != t
                             && turned(p)
                             && rig.limb_root[p as usize] == rig.limb_root[t as usize]
-                            && (!foot(t) || foot(p))
                     })
                     .map(|p| {
                         let to = (rig.centre[p as usize] - shoulder).normalize_or_zero();
