@@ -358,27 +358,6 @@ pub fn reachable_goal(
         return None;
     }
     let root = limb_root(creature, body);
-    let length = creature.limb_length(body);
-    reachable_from(
-        creature,
-        pose,
-        (body, root, length),
-        goal,
-        goal_rotation,
-        stretch,
-    )
-}
-
-/// As [`reachable_goal`], for a limb body held from `root`'s joint (as posed) by a path of
-/// bones `length` long (rest, pivot to pivot).
-fn reachable_from(
-    creature: &Creature,
-    pose: &[BodyPose],
-    (body, root, length): (BodyId, BodyId, f32),
-    goal: Vec3,
-    goal_rotation: Option<glam::Quat>,
-    stretch: (f32, f32),
-) -> Option<Vec3> {
     let rest_root = creature.body(root);
     let local = rest_root.rotation.inverse() * (creature.pivot(root) - rest_root.position);
     let shoulder = pose[root].position + pose[root].rotation * local;
@@ -387,9 +366,9 @@ fn reachable_from(
         let centre_from_joint =
             turn * (rest.rotation.inverse() * (rest.position - creature.pivot(body)));
         let joint = goal - centre_from_joint;
-        let reach = length * stretch.1;
+        let reach = creature.limb_length(body) * stretch.1;
         let near = if creature.parent(body) == Some(root) {
-            (length * stretch.0.min(1.0)).min(reach)
+            (creature.limb_length(body) * stretch.0.min(1.0)).min(reach)
         } else {
             0.0
         };
@@ -410,7 +389,9 @@ fn reachable_from(
         };
         return Some(joint + centre_from_joint);
     }
-    let reach = (length + creature.pivot(body).distance(creature.body(body).position)) * stretch.1;
+    let reach = (creature.limb_length(body)
+        + creature.pivot(body).distance(creature.body(body).position))
+        * stretch.1;
     let to_goal = goal - shoulder;
     let d = to_goal.length();
     Some(if d <= reach || d <= 1e-6 {
@@ -418,62 +399,6 @@ fn reachable_from(
     } else {
         shoulder + to_goal * (reach / d)
     })
-}
-
-/// Per body: it lies on the path from the trunk to a foot with a position goal (a leg the
-/// gait or a clip holds).
-pub fn held_legs(creature: &Creature, goal_bodies: impl IntoIterator<Item = BodyId>) -> Vec<bool> {
-    let mut held = vec![false; creature.len()];
-    for foot in goal_bodies {
-        if !creature.body(foot).has_cap(&Cap::Foot) {
-            continue;
-        }
-        let mut at = Some(foot);
-        while let Some(b) = at.filter(|&b| !creature.is_spine(b) && !held[b]) {
-            held[b] = true;
-            at = creature.parent(b);
-        }
-    }
-    held
-}
-
-/// Where a body on a branch of a held leg (a hand on a leg, see [`held_legs`]) can put
-/// `goal`, already brought within its limb's reach: within the branch's reach from its
-/// branch point as the leg holds it. The IK gives the leg's foot precedence over the
-/// branch's hand (docs/IK.md §5b), so the hand reaches from there, not from the hip.
-/// `goal` itself for a body on no such branch.
-pub fn within_branch_reach(
-    creature: &Creature,
-    pose: &[BodyPose],
-    held: &[bool],
-    body: BodyId,
-    goal: Vec3,
-    goal_rotation: Option<glam::Quat>,
-    stretch: (f32, f32),
-) -> Vec3 {
-    if held[body] || creature.is_spine(body) {
-        return goal;
-    }
-    let mut top = body;
-    while let Some(up) = creature.parent(top) {
-        if creature.is_spine(up) {
-            return goal;
-        }
-        if held[up] {
-            break;
-        }
-        top = up;
-    }
-    let length = creature.limb_length(body) - creature.limb_length(top);
-    reachable_from(
-        creature,
-        pose,
-        (body, top, length),
-        goal,
-        goal_rotation,
-        stretch,
-    )
-    .unwrap_or(goal)
 }
 
 /// The deepest any body's shape (a capsule's rounded end, not the corner of its box) goes

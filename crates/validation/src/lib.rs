@@ -24,10 +24,7 @@ use anymorph_runtime::ik::IkTuning;
 use anymorph_runtime::player::{Character, PlayParams, VariantChoice};
 use anymorph_runtime::pose::BodyPose;
 use anymorph_runtime::query::SecondaryContext;
-use checks::{
-    Overlaps, StretchLimits, held_legs, intended_contacts, within_branch_reach, worst_penetration,
-    worst_stretch,
-};
+use checks::{Overlaps, StretchLimits, intended_contacts, worst_penetration, worst_stretch};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -510,10 +507,6 @@ fn in_place(
             return;
         }
         let goals = ch.goals();
-        let held = held_legs(
-            creature,
-            goals.bodies().filter(|&b| goals.position(b).is_some()),
-        );
         for b in goals.bodies() {
             let Some((goal, w)) = goals.position(b) else {
                 continue;
@@ -542,7 +535,6 @@ fn in_place(
             let goal = overlaps
                 .reachable_outside(creature, &pose, b, goal, turn, limb_stretch)
                 .unwrap_or(goal);
-            let goal = within_branch_reach(creature, &pose, &held, b, goal, turn, limb_stretch);
             let err = goal.distance(pose[b].position) / reach.max(0.01 * size);
             record(failures, at(Check::GoalError, err, config.goal_error, b));
         }

@@ -104,8 +104,8 @@ pub(super) struct LimbParticle {
     pub pin: u16,
     /// It or a particle below it is pinned: the reaching sweeps move it toward a goal.
     pub toward_pin: bool,
-    /// It or a particle below it is pinned by a foot: it holds the creature up, so a branch
-    /// hanging off it (a hand on a leg) moves it not at all (see [`Builder::mark_support`]).
+    /// It or a particle below it is pinned by a foot, in a limb with a goal off that path: it
+    /// holds the creature up (see [`Builder::mark_support`]).
     pub support: bool,
 }
 
@@ -713,14 +713,13 @@ impl Builder<'_, '_> {
     /// Marks the particles from the attachment to every foot with a goal as the limb's
     /// support, when the limb also has a goal off that path (a hand on a branch of a leg).
     ///
-    /// The IK is one least-squares compromise per limb: a hand sent past its branch's length
-    /// pulled its branch point, the branch point pulled the leg, and a planted foot left its
-    /// goal by up to a leg length. A foot holds the creature up and the hand does not, so
-    /// the hand's branch gives way entirely: the support particles take no share of a
-    /// constraint to a particle off the path, the aims about them leave the branch's goals
-    /// out, and the spine phase gets no pull from the branch (it reaches from where the leg
-    /// holds its branch point). A priority rather than a weight: any weight leaves the
-    /// foot off its goal by a fraction of the hand's miss.
+    /// A hand sent past its branch's length pulled, through the spine phase, the trunk its
+    /// leg hangs from, and with it every other leg: planted feet left their goals by up to
+    /// a leg length. A foot holds the creature up and a hand on its leg does not, so a goal
+    /// behind the support path puts no pull into the spine phase: the hand reaches from
+    /// where its leg, standing on its foot, holds it. Within the limb the leg's joints may
+    /// still bend toward the hand (the foot stays pinned): giving them no share of the
+    /// branch's pull left reachable goal sets that need the leg bent missed by 3 %.
     fn mark_support(&mut self, first: u16, end: u16) {
         let creature = self.topo.creature;
         let is_foot = |q: u16| {
@@ -1115,15 +1114,9 @@ impl Builder<'_, '_> {
         if fixed_a && fixed_b {
             return;
         }
-        let (support_a, support_b) = (
-            self.plan.particles[a as usize].support,
-            self.plan.particles[b as usize].support,
-        );
         let (share_a, share_b) = match (fixed_a, fixed_b) {
             (true, _) => (0.0, 1.0),
             (_, true) => (1.0, 0.0),
-            _ if support_a && !support_b => (0.0, 1.0),
-            _ if support_b && !support_a => (1.0, 0.0),
             _ => shares(masses.0, masses.1),
         };
         let pa = self.plan.particles[a as usize].rest;
