@@ -14,6 +14,7 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ActionDef {
+    /// The name a game plays the action by (`wave`).
     pub name: String,
     /// What the action means and which morphologies it deliberately leaves out.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -30,8 +31,11 @@ pub struct ActionDef {
 /// An action with its branch clips resolved.
 #[derive(Clone, Debug)]
 pub struct Action {
+    /// The name a game plays the action by.
     pub name: String,
+    /// See [`ActionDef::intent`].
     pub intent: String,
+    /// The branch clips, tried in order: the first that binds on a creature plays.
     pub branches: Vec<Arc<Clip>>,
     /// See [`ActionDef::leaves_out`].
     pub leaves_out: Vec<Branch>,
@@ -40,16 +44,27 @@ pub struct Action {
 /// Why an action definition cannot be resolved.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ActionError {
+    /// The action lists no branch clip (the action's name).
     #[error("action '{0}' has no branches")]
     NoBranches(String),
+    /// A branch names a clip that is not among those given.
     #[error("action '{action}': branch {index} names clip '{clip}', which is not there")]
     MissingClip {
+        /// The action's name.
         action: String,
+        /// The branch's index in the action.
         index: usize,
+        /// The clip name the branch gives.
         clip: String,
     },
+    /// One clip is listed as two branches.
     #[error("action '{action}': clip '{clip}' is a branch twice")]
-    RepeatedBranch { action: String, clip: String },
+    RepeatedBranch {
+        /// The action's name.
+        action: String,
+        /// The clip listed twice.
+        clip: String,
+    },
 }
 
 impl Action {

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 pub const MAX_VARIANTS: usize = 256;
 
 impl Predicate {
+    /// Whether `creature` has what the predicate asks for (before a branch's `expect`).
     pub fn evaluate(&self, creature: &Creature) -> bool {
         match self {
             Predicate::UprightSpine => creature.upright().upright,
@@ -68,6 +69,7 @@ impl Predicate {
 /// What a channel selects on a creature, before variants narrow it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ChannelSelection {
+    /// Bodies the channel's context query selects.
     pub bodies: Vec<BodyId>,
     /// Bodies of the secondary query, when the secondary context is a query.
     pub secondary: Vec<BodyId>,
@@ -76,6 +78,7 @@ pub struct ChannelSelection {
 /// One way the clip plays: for every channel, the bodies it moves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
+    /// A name for the variant, from the bodies its groups play on (`hand.L`).
     pub label: String,
     /// The lead variant group plays on a right-side body, mirrored.
     pub mirrored: bool,
@@ -90,11 +93,14 @@ pub struct Variant {
 pub struct Binding {
     /// Why the clip does not play on this creature; `None` when it binds.
     pub reason: Option<String>,
+    /// Per channel (clip order), what it selects.
     pub selections: Vec<ChannelSelection>,
+    /// Every way the clip can play on the creature (at most [`MAX_VARIANTS`]).
     pub variants: Vec<Variant>,
 }
 
 impl Binding {
+    /// The clip plays on the creature.
     pub fn binds(&self) -> bool {
         self.reason.is_none()
     }

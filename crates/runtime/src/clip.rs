@@ -15,6 +15,7 @@ use thiserror::Error;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SideConstraint {
+    /// Any side.
     #[default]
     None,
     /// On the same side of the sagittal plane as the lead group's body.
@@ -33,6 +34,8 @@ pub struct VariantSettings {
     /// shoulder); with no group, a channel is a group of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
+    /// For a single-variant channel: which side its body must be on relative to the lead
+    /// group's.
     #[serde(default)]
     pub side: SideConstraint,
     /// Mirror the motion on bodies right of the sagittal plane.
@@ -58,10 +61,15 @@ impl Default for VariantSettings {
 /// One animated selection: context, movement mode and keyed curves in generalized space.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Channel {
+    /// The channel's name, unique in its clip.
     pub name: String,
+    /// Which bodies the channel moves: a semantic query ("the graspers on the front left").
     pub context: ContextQuery,
+    /// What the motion is relative to, for modes that need a second body or a target.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<SecondaryContext>,
+    /// How the motion generalizes across creatures (relative to rest, scaled by limb
+    /// length, relative to the ground, toward a target…).
     #[serde(default)]
     pub mode: MovementMode,
     /// Channels with the same blend group may share a body's DOF; the first channel (by
@@ -71,11 +79,13 @@ pub struct Channel {
     /// Higher priorities claim bodies first.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub priority: i32,
+    /// How the channel takes part in variants.
     #[serde(default)]
     pub variant: VariantSettings,
     /// The clip does not bind on a creature where this channel selects nothing.
     #[serde(default, skip_serializing_if = "is_false")]
     pub require: bool,
+    /// Left out of playback (an animator's switch; the channel stays in the clip).
     #[serde(default, skip_serializing_if = "is_false")]
     pub muted: bool,
     /// Generalized position `qg`, per the movement mode.
@@ -87,6 +97,7 @@ pub struct Channel {
     /// Blend weight of the position (1 when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position_weight: Option<KeyedCurve<f32>>,
+    /// Blend weight of the rotation (1 when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rotation_weight: Option<KeyedCurve<f32>>,
     /// Opaque per-body scalar curves (mouth open, eyes closed), passed through to the game.
@@ -233,30 +244,44 @@ impl<T: Keyable> CyclicCurve for KeyedCurve<T> {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Predicate {
+    /// The spine runs more up than along (see [`crate::creature::Upright`]).
     UprightSpine,
+    /// Some body has the `grasper` cap.
     HasGraspers,
+    /// The creature has at least one leg (a foot on a limb).
     HasFeet,
+    /// Some body has this cap.
     HasCap(crate::creature::Cap),
+    /// At least `count` bodies have `cap`.
     MinCount {
+        /// The cap counted.
         cap: crate::creature::Cap,
+        /// The least number of bodies with it.
         count: usize,
     },
 }
 
+/// A predicate and the value it must have for the clip to bind (paper 4.1.1: a clip for
+/// creatures without graspers lists `HasGraspers` expecting `false`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Branch {
+    /// The test on the creature.
     pub predicate: Predicate,
+    /// The value the test must give.
     pub expect: bool,
 }
 
 /// A visual, sound or data event fired when playback passes its time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClipEvent {
+    /// Clip-local time at which it fires, in seconds.
     pub time_secs: f32,
+    /// What the game sees (`footstep`, `roar_sound`).
     pub name: String,
     /// The channel whose key the event sits on, for the editor; playback ignores it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<String>,
+    /// Whatever the game attached to the event, passed through untouched.
     #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
     pub data: serde_json::Value,
 }
@@ -264,19 +289,27 @@ pub struct ClipEvent {
 /// A clip: channels over a duration, with the predicates that say where it binds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Clip {
+    /// The clip's name, unique in its project or package.
     pub name: String,
     /// One line saying what the clip is for and how it should generalize.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub intent: String,
+    /// Length in seconds.
     pub duration_secs: f32,
+    /// The frame rate the animator keyed at (keys sit on frames; playback is continuous).
     #[serde(default = "default_fps")]
     pub fps: f32,
+    /// Plays again from the start at its end (a [`crate::player::PlayParams`] can
+    /// override it).
     #[serde(default, rename = "loop")]
     pub looping: bool,
+    /// The predicates a creature must meet for the clip to bind on it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub branches: Vec<Branch>,
+    /// Events fired as playback passes their times.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<ClipEvent>,
+    /// The animated selections.
     pub channels: Vec<Channel>,
 }
 
@@ -287,12 +320,22 @@ fn default_fps() -> f32 {
 /// Why a clip is not valid. Messages start with the JSON path of the field.
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum ClipError {
+    /// A field breaks a rule (a duration that is not positive, an event past the end…).
     #[error("{field}: {message}")]
-    Invalid { field: String, message: String },
+    Invalid {
+        /// The JSON path of the field.
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A channel's curve is not valid.
     #[error("channels[{channel}].{curve}{source}")]
     Curve {
+        /// The channel's index.
         channel: usize,
+        /// Which curve (`position`, `rotation_weight`, `deforms.mouth_open`…).
         curve: String,
+        /// What is wrong with it.
         source: CurveError,
     },
 }
@@ -307,6 +350,7 @@ impl ClipError {
 }
 
 impl Clip {
+    /// An empty clip: no channels, 30 fps, not looping.
     pub fn new(name: impl Into<String>, duration_secs: f32) -> Self {
         Clip {
             name: name.into(),
@@ -408,6 +452,7 @@ impl Clip {
         Ok(())
     }
 
+    /// The channel named `name`.
     pub fn channel(&self, name: &str) -> Option<&Channel> {
         self.channels.iter().find(|c| c.name == name)
     }

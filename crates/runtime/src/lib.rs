@@ -119,7 +119,7 @@
 //!
 //! A runnable loop with a hundred characters is `crates/runtime/examples/game_loop.rs`
 //! (`cargo run --release -p anymorph-runtime --example game_loop`).
-// MISSING_DOCS_PLACEHOLDER
+#![warn(missing_docs)]
 
 pub mod action;
 pub mod bind;

@@ -14,7 +14,9 @@ pub const WORKING_RANGE: f32 = 1.0e6;
 /// An axis-aligned box in character space.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Aabb {
+    /// The low corner (greater than `max` on an axis when the box is empty).
     pub min: Vec3,
+    /// The high corner.
     pub max: Vec3,
 }
 
@@ -25,10 +27,12 @@ impl Aabb {
         max: Vec3::splat(f32::NEG_INFINITY),
     };
 
+    /// The smallest box holding every point ([`Aabb::EMPTY`] for none).
     pub fn from_points(points: impl IntoIterator<Item = Vec3>) -> Aabb {
         points.into_iter().fold(Aabb::EMPTY, |b, p| b.grown(p))
     }
 
+    /// The box grown to hold `p`.
     pub fn grown(self, p: Vec3) -> Aabb {
         Aabb {
             min: self.min.min(p),
@@ -36,6 +40,7 @@ impl Aabb {
         }
     }
 
+    /// The smallest box holding both.
     pub fn union(self, o: Aabb) -> Aabb {
         Aabb {
             min: self.min.min(o.min),
@@ -43,14 +48,17 @@ impl Aabb {
         }
     }
 
+    /// It holds no point.
     pub fn is_empty(&self) -> bool {
         self.min.cmpgt(self.max).any()
     }
 
+    /// The middle of the box.
     pub fn center(&self) -> Vec3 {
         (self.min + self.max) * 0.5
     }
 
+    /// Its extent along each axis.
     pub fn size(&self) -> Vec3 {
         if self.is_empty() {
             Vec3::ZERO

@@ -9,8 +9,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// The cap a query selects, or every body.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum CapFilter {
+    /// Every body (`"any"` in files).
     #[default]
     Any,
+    /// The bodies with this cap.
     Cap(Cap),
 }
 
@@ -39,33 +41,50 @@ impl From<Cap> for CapFilter {
     }
 }
 
+/// The left/right halfspace a query keeps (the sagittal plane; +X is the creature's left).
+/// A side also keeps the centre bodies, except in setspace where some bodies lie beyond the
+/// centre zone.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LeftRight {
+    /// Either side.
     #[default]
     Any,
+    /// The creature's left (+X).
     Left,
+    /// On the plane.
     Center,
+    /// The creature's right (-X).
     Right,
 }
 
+/// The front/back halfspace a query keeps (+Z is the creature's front), as [`LeftRight`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FrontBack {
+    /// Either half.
     #[default]
     Any,
+    /// The front half (+Z).
     Front,
+    /// The centre zone.
     Center,
+    /// The back half (-Z).
     Back,
 }
 
+/// The top/bottom halfspace a query keeps (+Y is up), as [`LeftRight`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TopBottom {
+    /// Either half.
     #[default]
     Any,
+    /// The top half (+Y).
     Top,
+    /// The centre zone.
     Center,
+    /// The bottom half (-Y).
     Bottom,
 }
 
@@ -85,19 +104,28 @@ pub enum QuerySpace {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Extent {
+    /// Keep every selected body.
     #[default]
     None,
+    /// The one farthest left (+X).
     LeftMost,
+    /// The one farthest right (-X).
     RightMost,
+    /// The one farthest forward (+Z).
     FrontMost,
+    /// The one farthest back (-Z).
     BackMost,
+    /// The highest.
     TopMost,
+    /// The lowest.
     BottomMost,
 }
 
+/// What the query finally selects of each body it found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LimbModifier {
+    /// The body itself.
     #[default]
     None,
     /// Walk up from each selected body to the first spine body (its shoulder or hip).
@@ -107,17 +135,24 @@ pub enum LimbModifier {
 /// A filter over bodies: cap ∩ spatial halfspaces ∩ extent, then the limb modifier.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ContextQuery {
+    /// The cap the bodies must have.
     pub cap: CapFilter,
+    /// The left/right halfspace.
     #[serde(default, skip_serializing_if = "is_default")]
     pub left_right: LeftRight,
+    /// The front/back halfspace.
     #[serde(default, skip_serializing_if = "is_default")]
     pub front_back: FrontBack,
+    /// The top/bottom halfspace.
     #[serde(default, skip_serializing_if = "is_default")]
     pub top_bottom: TopBottom,
+    /// What the halfspaces are measured against.
     #[serde(default, skip_serializing_if = "is_default")]
     pub space: QuerySpace,
+    /// Narrows the selection to the single body farthest one way.
     #[serde(default, skip_serializing_if = "is_default")]
     pub extent: Extent,
+    /// The bodies themselves, or the spine bodies their limbs hang from.
     #[serde(default, skip_serializing_if = "is_default")]
     pub limb: LimbModifier,
 }

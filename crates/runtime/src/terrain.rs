@@ -10,12 +10,21 @@ use std::str::FromStr;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Terrain {
+    /// Height 0 everywhere.
     #[default]
     Flat,
     /// A plane rising toward world +Z.
-    Slope { degrees: f32 },
+    Slope {
+        /// The rise, in degrees.
+        degrees: f32,
+    },
     /// Rolling waves across both axes.
-    Waves { amplitude: f32, wavelength: f32 },
+    Waves {
+        /// Half the height from trough to crest, in metres.
+        amplitude: f32,
+        /// Crest to crest, in metres.
+        wavelength: f32,
+    },
 }
 
 impl Terrain {
@@ -43,6 +52,7 @@ impl Terrain {
     }
 }
 
+/// A terrain written on a command line that cannot be read.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("terrain '{spec}': {why} (expected flat, slope:DEG, or waves[:AMPLITUDE:WAVELENGTH])")]
 pub struct TerrainError {

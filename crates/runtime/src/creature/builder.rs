@@ -12,6 +12,7 @@ pub struct CreatureBuilder {
 }
 
 impl CreatureBuilder {
+    /// A builder for a creature named `name`, with no bodies yet.
     pub fn new(name: impl Into<String>) -> Self {
         CreatureBuilder {
             name: name.into(),
@@ -70,6 +71,7 @@ impl CreatureBuilder {
         })
     }
 
+    /// Adds a body as a file lists it (its parent added before it).
     pub fn push(&mut self, def: BodyDef) -> &mut Self {
         self.defs.push(def);
         self
@@ -102,10 +104,12 @@ impl CreatureBuilder {
         self
     }
 
+    /// The bodies added so far.
     pub fn defs(&self) -> &[BodyDef] {
         &self.defs
     }
 
+    /// Validates the bodies and derives the creature (see [`Creature::new`]).
     pub fn build(&self) -> Result<Creature, CreatureError> {
         Creature::new(self.name.clone(), self.defs.clone())
     }

@@ -8,19 +8,33 @@ use std::fmt;
 /// tags and query them without a code change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Cap {
+    /// The animation root (at most one body); without it the runtime picks one.
     Root,
+    /// Part of the trunk: the chain the limbs hang from.
     Spine,
+    /// A segment of a limb.
     Limb,
+    /// A foot: the gait plants it, and a limb ending in one is a leg.
     Foot,
+    /// A hand, claw or tentacle tip that holds things.
     Grasper,
+    /// A mouth (on a head, or anywhere).
     Mouth,
+    /// An eye.
     Eye,
+    /// An ear.
     Ear,
+    /// A head.
     Head,
+    /// A wing segment.
     Wing,
+    /// A tail segment.
     Tail,
+    /// A fin.
     Fin,
+    /// A horn, spike or other weapon.
     Weapon,
+    /// A studio's own tag, kept verbatim.
     Other(String),
 }
 
@@ -42,6 +56,7 @@ impl Cap {
         Cap::Weapon,
     ];
 
+    /// The name files and queries use (`grasper`, or the studio's own tag).
     pub fn as_str(&self) -> &str {
         match self {
             Cap::Root => "root",

@@ -9,7 +9,9 @@ use std::collections::VecDeque;
 /// A leg: the path from a foot leaf up to the spine body it hangs from (its hip).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Leg {
+    /// The foot: a leaf body with the `foot` cap.
     pub foot: BodyId,
+    /// The spine body the leg hangs from.
     pub hip: BodyId,
     /// The leg's bodies from the one attached to the hip down to the foot.
     pub chain: Vec<BodyId>,
@@ -20,6 +22,7 @@ pub struct Leg {
 /// The upright-spine heuristic: does the spine run more up than along?
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Upright {
+    /// The spine runs more up than along: the creature stands upright.
     pub upright: bool,
     /// `(vertical - horizontal) / (vertical + horizontal)` of the spine chain, in -1 ..= 1.
     pub score: f32,

@@ -8,58 +8,115 @@ use thiserror::Error;
 /// the offending field so a user can find it in the file.
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum CreatureError {
+    /// The list of bodies is empty.
     #[error("bodies: the creature has no bodies")]
     NoBodies,
+    /// More bodies than [`MAX_BODIES`].
     #[error("bodies: {count} bodies is more than the limit of {}", MAX_BODIES)]
-    TooManyBodies { count: usize },
+    TooManyBodies {
+        /// How many the file lists.
+        count: usize,
+    },
+    /// A body's name is empty or blank.
     #[error("bodies[{index}].name: a body name must not be empty")]
-    EmptyName { index: usize },
+    EmptyName {
+        /// The body's index in the file.
+        index: usize,
+    },
+    /// Two bodies share a name.
     #[error("bodies[{index}].name: '{name}' is used by more than one body")]
-    DuplicateName { index: usize, name: String },
+    DuplicateName {
+        /// The second body's index in the file.
+        index: usize,
+        /// The shared name.
+        name: String,
+    },
+    /// A parent names no body.
     #[error("bodies[{index}].parent: '{parent}' is not the name of any body")]
-    UnknownParent { index: usize, parent: String },
+    UnknownParent {
+        /// The child's index in the file.
+        index: usize,
+        /// The name given as parent.
+        parent: String,
+    },
+    /// A parent is listed after its child (files list parents first).
     #[error(
         "bodies[{index}].parent: '{parent}' is listed after its child '{name}'; list parents first"
     )]
     ParentAfterChild {
+        /// The child's index in the file.
         index: usize,
+        /// The child's name.
         name: String,
+        /// The parent's name.
         parent: String,
     },
+    /// The parents form a cycle.
     #[error("bodies[{index}].parent: '{name}' is its own ancestor (the parents form a cycle)")]
-    Cycle { index: usize, name: String },
+    Cycle {
+        /// The index of a body on the cycle.
+        index: usize,
+        /// Its name.
+        name: String,
+    },
+    /// More than one body has no parent.
     #[error(
         "bodies[{index}].parent: '{name}' has no parent but '{first}' already is the root; a creature has exactly one root"
     )]
     TwoRoots {
+        /// The second parentless body's index.
         index: usize,
+        /// Its name.
         name: String,
+        /// The first parentless body's name.
         first: String,
     },
+    /// More than one body has the `root` cap.
     #[error(
         "bodies[{index}].caps: '{name}' has cap 'root' but '{first}' already has it; one body may be the root"
     )]
     TwoRootCaps {
+        /// The second such body's index.
         index: usize,
+        /// Its name.
         name: String,
+        /// The first such body's name.
         first: String,
     },
+    /// A number is NaN or infinite.
     #[error("bodies[{index}].{field}: {value} is not a finite number")]
     NonFinite {
+        /// The body's index.
         index: usize,
+        /// The field (`position`, `half_extents`…).
         field: &'static str,
+        /// The value found.
         value: f32,
     },
+    /// A number lies outside [`crate::math::WORKING_RANGE`].
     #[error("bodies[{index}].{field}: {value} is outside the working range of ±1e6")]
     OutOfRange {
+        /// The body's index.
         index: usize,
+        /// The field.
         field: &'static str,
+        /// The value found.
         value: f32,
     },
+    /// A half extent is negative.
     #[error("bodies[{index}].half_extents: half extents must not be negative (found {value})")]
-    NegativeExtent { index: usize, value: f32 },
+    NegativeExtent {
+        /// The body's index.
+        index: usize,
+        /// The value found.
+        value: f32,
+    },
+    /// The rotation quaternion is all zeros.
     #[error("bodies[{index}].rotation: the quaternion has zero length")]
-    ZeroRotation { index: usize },
+    ZeroRotation {
+        /// The body's index.
+        index: usize,
+    },
 }
 
 /// The most bodies a creature may have. A game rig with face and finger bones has a few

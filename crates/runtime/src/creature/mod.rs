@@ -24,9 +24,12 @@ pub type BodyId = usize;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Shape {
+    /// The box itself.
     #[default]
     Box,
+    /// A capsule along local +Y.
     Capsule,
+    /// A sphere at the centre.
     Sphere,
 }
 
@@ -37,20 +40,27 @@ pub type Extras = serde_json::Map<String, serde_json::Value>;
 /// A body as written in a creature file: its parent is named, not indexed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BodyDef {
+    /// Unique in the creature.
     pub name: String,
+    /// The parent body's name; `None` for the one root of the hierarchy.
     #[serde(default)]
     pub parent: Option<String>,
+    /// What the body is (spine, foot, grasper…): what context queries select on.
     #[serde(default)]
     pub caps: Vec<Cap>,
     /// Pivot where the body attaches to its parent, character space at rest.
     pub joint: Vec3,
     /// Centre of the body, character space at rest.
     pub position: Vec3,
+    /// Orientation at rest, character space.
     #[serde(default = "identity")]
     pub rotation: Quat,
+    /// Half the body's box along its local axes, in metres.
     pub half_extents: Vec3,
+    /// How the body is drawn and kept out of others.
     #[serde(default)]
     pub shape: Shape,
+    /// The file's fields Anymorph does not interpret.
     #[serde(skip)]
     pub extra: Extras,
 }
@@ -62,19 +72,28 @@ fn identity() -> Quat {
 /// One rigid part of a creature at rest.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Body {
+    /// Unique in the creature.
     pub name: String,
     /// The parent as the file declares it (always listed before the child).
     pub file_parent: Option<BodyId>,
+    /// See [`BodyDef::caps`].
     pub caps: Vec<Cap>,
+    /// Pivot where the body attaches to its parent, character space at rest.
     pub joint: Vec3,
+    /// Centre of the body, character space at rest.
     pub position: Vec3,
+    /// Orientation at rest, character space.
     pub rotation: Quat,
+    /// Half the body's box along its local axes, in metres.
     pub half_extents: Vec3,
+    /// How the body is drawn and kept out of others.
     pub shape: Shape,
+    /// The file's fields Anymorph does not interpret.
     pub extra: Extras,
 }
 
 impl Body {
+    /// The body has this cap.
     pub fn has_cap(&self, cap: &Cap) -> bool {
         self.caps.contains(cap)
     }
@@ -126,8 +145,11 @@ impl Body {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
+    /// +X.
     Left,
+    /// On the plane (within 0.1 % of the creature's size).
     Center,
+    /// -X.
     Right,
 }
 
@@ -147,6 +169,7 @@ impl Creature {
         Self::with_extras(name, defs, Extras::new())
     }
 
+    /// As [`Creature::new`], keeping the file's fields Anymorph does not interpret.
     pub fn with_extras(
         name: impl Into<String>,
         defs: Vec<BodyDef>,
@@ -180,22 +203,27 @@ impl Creature {
             .collect()
     }
 
+    /// The creature's name.
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// The creature file's fields Anymorph does not interpret.
     pub fn extra(&self) -> &Extras {
         &self.extra
     }
 
+    /// Every body, parents before children; a [`BodyId`] indexes this.
     pub fn bodies(&self) -> &[Body] {
         &self.bodies
     }
 
+    /// The body `id` (panics on an id out of range, as indexing does).
     pub fn body(&self, id: BodyId) -> &Body {
         &self.bodies[id]
     }
 
+    /// How many bodies the creature has (at least one).
     pub fn len(&self) -> usize {
         self.bodies.len()
     }
@@ -205,6 +233,7 @@ impl Creature {
         self.bodies.is_empty()
     }
 
+    /// The body named `name`.
     pub fn find(&self, name: &str) -> Option<BodyId> {
         self.bodies.iter().position(|b| b.name == name)
     }
@@ -241,6 +270,7 @@ impl Creature {
             .last()
     }
 
+    /// The bodies jointed to `id`.
     pub fn children(&self, id: BodyId) -> &[BodyId] {
         &self.derived.children[id]
     }
@@ -281,10 +311,12 @@ impl Creature {
         self.derived.size
     }
 
+    /// Every leg: a limb from a spine body down to a foot.
     pub fn legs(&self) -> &[Leg] {
         &self.derived.legs
     }
 
+    /// Whether the spine stands up (a biped) or runs along (a quadruped).
     pub fn upright(&self) -> Upright {
         self.derived.upright
     }
