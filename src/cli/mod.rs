@@ -22,6 +22,7 @@ mod actions;
 mod bake;
 mod bench;
 mod check;
+mod creature_stream;
 #[cfg(not(feature = "editor"))]
 mod demo;
 mod eval;
@@ -31,6 +32,7 @@ mod generate;
 mod info;
 mod open;
 mod query;
+mod report;
 mod solve;
 mod validate;
 mod variants;
@@ -158,7 +160,9 @@ pub enum Command {
         /// Rows of actions from a package.
         #[arg(long, conflicts_with = "clips")]
         package: Option<PathBuf>,
-        /// A folder of creatures (`*.creature.json`, `*.glb`, `*.gltf`).
+        /// Creatures: a folder tree of `*.creature.json`, `*.glb`, `*.gltf` files, a
+        /// JSON-lines file (`*.jsonl`, one creature per line) or one creature file; read one
+        /// at a time, so a store of any size fits.
         #[arg(long, required_unless_present = "project")]
         creatures: Option<PathBuf>,
         /// Add this many random creatures from the zoo.
@@ -179,6 +183,16 @@ pub enum Command {
         /// Which cells get a picture of their worst moment (needs the `editor` feature).
         #[arg(long, value_enum, default_value_t = validate::ThumbnailChoice::Failing)]
         thumbnails: validate::ThumbnailChoice,
+        /// Check only shard I of N (0 ≤ I < N): a deterministic share of the creatures,
+        /// balanced by cost, written as `cells.jsonl` in --report; `report merge` builds the
+        /// report from every shard's folder.
+        #[arg(long, value_name = "I/N", allow_hyphen_values = true)]
+        shard: Option<String>,
+    },
+    /// Reports built from grid runs' cells.
+    Report {
+        #[command(subcommand)]
+        action: ReportCommand,
     },
     /// Play a clip on a creature and write it as a glTF animation (GLB, or JSON for .gltf).
     Bake {
@@ -355,6 +369,20 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// `anymorph report …`
+#[derive(Subcommand, Debug)]
+pub enum ReportCommand {
+    /// The report of a grid run in shards (`validate --shard I/N`): the same `index.html`
+    /// and `summary.json` as a single run, from every shard's `cells.jsonl`.
+    Merge {
+        /// Each shard's --report folder (or its `cells.jsonl`).
+        #[arg(required = true, value_name = "DIR")]
+        shards: Vec<PathBuf>,
+        #[arg(long)]
+        report: PathBuf,
+    },
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         None => open::open(open::OpenArgs {
@@ -424,6 +452,7 @@ fn run(cli: Cli) -> Result<()> {
             config,
             threads,
             thumbnails,
+            shard,
         }) => validate::validate(validate::ValidateArgs {
             clips,
             actions_from: project.or(package),
@@ -435,7 +464,11 @@ fn run(cli: Cli) -> Result<()> {
             config,
             threads: threads.max(1),
             thumbnails,
+            shard,
         }),
+        Some(Command::Report {
+            action: ReportCommand::Merge { shards, report },
+        }) => report::merge(&shards, &report),
         Some(Command::Bake {
             creature,
             clip,

@@ -4,7 +4,7 @@
 use super::{CellReport, Check, ValidationConfig};
 use anymorph_io::{SaveError, atomic};
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -162,11 +162,12 @@ pub fn html(cells: &[CellReport], summary: &Value, thumbnails: &Thumbnails) -> S
     let by_action = cells.iter().any(|c| c.action.is_some());
     let mut rows: Vec<&str> = Vec::new();
     let mut creatures: Vec<&str> = Vec::new();
+    let (mut seen_rows, mut seen_creatures) = (HashSet::new(), HashSet::new());
     for c in cells {
-        if !rows.contains(&c.row()) {
+        if seen_rows.insert(c.row()) {
             rows.push(c.row());
         }
-        if !creatures.contains(&c.creature.as_str()) {
+        if seen_creatures.insert(c.creature.as_str()) {
             creatures.push(&c.creature);
         }
     }
@@ -258,10 +259,16 @@ td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
         let _ = write!(out, r#"<th class="creature">{}</th>"#, escape(cr));
     }
     out.push_str("</tr>");
+    // The first cell of each row and creature, found by name once rather than by a search of
+    // every cell per table entry (a grid of 10⁵ cells would take minutes).
+    let mut first: HashMap<(&str, &str), &CellReport> = HashMap::with_capacity(cells.len());
+    for c in cells {
+        first.entry((c.row(), c.creature.as_str())).or_insert(c);
+    }
     for row in &rows {
         let _ = write!(out, "<tr><th>{}</th>", escape(row));
         for cr in &creatures {
-            let Some(cell) = cells.iter().find(|c| c.row() == *row && c.creature == *cr) else {
+            let Some(&cell) = first.get(&(*row, *cr)) else {
                 out.push_str("<td></td>");
                 continue;
             };
@@ -312,16 +319,16 @@ td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
     out
 }
 
-/// Writes `summary.json` and `index.html` into `dir` (created if missing). The pictures, if
-/// any, are already in `dir/thumbs/`.
 /// A file the grid could not read: left out of the run, named in the report.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Unreadable {
     pub file: String,
     /// The loader's one-line error.
     pub error: String,
 }
 
+/// Writes `summary.json` and `index.html` into `dir` (created if missing). The pictures, if
+/// any, are already in `dir/thumbs/`.
 pub fn write(
     dir: &Path,
     cells: &[CellReport],
@@ -349,4 +356,30 @@ pub fn write(
         html(cells, &s, thumbnails).as_bytes(),
     )?;
     Ok(s)
+}
+
+/// Writes the report of a merged grid ([`crate::cells::merge`]; a single run is a merge of
+/// its one shard) into `dir`: what [`write`] writes for the same cells in the same order.
+/// The pictures, if any, are already in `dir/thumbs/`.
+pub fn write_merged(dir: &Path, merged: crate::cells::Merged) -> Result<Value, SaveError> {
+    let mut pictures: HashSet<String> = HashSet::new();
+    let mut cells = Vec::with_capacity(merged.cells.len());
+    for c in merged.cells {
+        if c.thumbnail {
+            pictures.insert(thumbnail_name(&c.report));
+        }
+        cells.push(c.report);
+    }
+    let has = |c: &CellReport| !pictures.is_empty() && pictures.contains(&thumbnail_name(c));
+    let thumbnails = Thumbnails {
+        has: &has,
+        note: merged.thumbnails_note,
+    };
+    write(
+        dir,
+        &cells,
+        &merged.header.config,
+        &thumbnails,
+        &merged.unreadable,
+    )
 }
