@@ -147,6 +147,10 @@ pub enum Command {
         /// jointed, proportions, many-legs, limbs-on-limbs); the default mix otherwise.
         #[arg(long)]
         family: Option<crate::zoo::Family>,
+        /// With an `--out` ending in `.jsonl`: this many creatures, seeds SEED, SEED + 1, …,
+        /// one per line (a store for `validate --creatures`).
+        #[arg(long, allow_hyphen_values = true, default_value_t = 1)]
+        count: u64,
     },
     /// The validation grid: every clip on every creature and variant, checked, with a report.
     Validate {
@@ -439,7 +443,12 @@ fn run(cli: Cli) -> Result<()> {
             json,
         }) => actions::actions(&source, &creature, json),
         Some(Command::Solve { creature, goals }) => solve::solve_cmd(&creature, &goals),
-        Some(Command::Generate { seed, out, family }) => generate::generate(seed, family, &out),
+        Some(Command::Generate {
+            seed,
+            out,
+            family,
+            count,
+        }) => generate::generate(seed, family, &out, count),
         Some(Command::Validate {
             clips,
             project,
