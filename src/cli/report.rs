@@ -17,12 +17,13 @@ pub(super) fn merge(dirs: &[PathBuf], out: &Path) -> Result<()> {
         a.is_some() && a == std::fs::canonicalize(out).ok()
     };
     let mut made_thumbs = false;
+    let mut reader = merged.reader();
     for c in merged.cells.iter().filter(|c| c.thumbnail) {
-        let from_dir = files[c.file].parent().unwrap_or(Path::new("."));
+        let from_dir = files[c.file as usize].parent().unwrap_or(Path::new("."));
         if same_folder(from_dir) {
             continue;
         }
-        let name = report::thumbnail_name(&c.report);
+        let name = report::thumbnail_name(&reader.read(c)?);
         let (from, to) = (from_dir.join(&name), out.join(&name));
         if !made_thumbs {
             if let Some(parent) = to.parent() {
@@ -33,16 +34,15 @@ pub(super) fn merge(dirs: &[PathBuf], out: &Path) -> Result<()> {
         }
         std::fs::copy(&from, &to).with_context(|| {
             format!(
-                "{}:{}: thumbnail: {} cannot be copied to {}",
-                files[c.file].display(),
-                c.line,
+                "{}: thumbnail: {} cannot be copied to {}",
+                merged.place(c),
                 from.display(),
                 to.display()
             )
         })?;
     }
     let shards = merged.header.shard.count;
-    let summary = report::write_merged(out, merged)?;
+    let summary = report::write_merged(out, &merged)?;
     say!("merged {shards} shard(s)");
     super::validate::print_summary(&summary, out)
 }

@@ -298,7 +298,7 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
     }
     // The whole grid is the merge of its one shard: the report of a single run and that of
     // merged shards come out of the same code.
-    let summary = report::write_merged(&args.report, cells::merge(&[path])?)?;
+    let summary = report::write_merged(&args.report, &cells::merge(&[path])?)?;
     print_summary(&summary, &args.report)
 }
 

@@ -248,16 +248,19 @@ impl Drop for CellsWriter {
     }
 }
 
-/// One cell of a merged grid, and where it came from.
-#[derive(Clone, Debug)]
-pub struct MergedCell {
+/// Where one cell of a merged grid is: a few bytes per cell, so a merge of 10⁶ cells holds
+/// an index, not the cells (they are read back from their files, in order, to build the
+/// report).
+#[derive(Clone, Copy, Debug)]
+pub struct CellIndex {
     pub row: u32,
     pub creature: u64,
     pub thumbnail: bool,
-    pub report: CellReport,
-    /// Index into [`Merged::files`], and the line, for errors and for the picture's folder.
-    pub file: usize,
-    pub line: usize,
+    /// Index into [`Merged::files`].
+    pub file: u32,
+    /// The line (1-based, for errors) and its first byte.
+    pub line: u32,
+    pub offset: u64,
 }
 
 /// The cells of every shard of one grid, in the grid's order (row, then creature).
@@ -265,10 +268,66 @@ pub struct MergedCell {
 pub struct Merged {
     pub files: Vec<PathBuf>,
     pub header: Header,
-    pub cells: Vec<MergedCell>,
-    pub creatures: u64,
+    pub cells: Vec<CellIndex>,
+    /// Each creature's name, by its index in the stream.
+    pub creature_names: Vec<String>,
     pub unreadable: Vec<Unreadable>,
     pub thumbnails_note: Option<String>,
+}
+
+impl Merged {
+    /// Reads cells back from the shards' files.
+    pub fn reader(&self) -> CellReader<'_> {
+        CellReader {
+            merged: self,
+            open: Vec::new(),
+        }
+    }
+
+    /// `file:line` of a cell, for messages.
+    pub fn place(&self, c: &CellIndex) -> String {
+        format!("{}:{}", self.files[c.file as usize].display(), c.line)
+    }
+}
+
+/// Reads merged cells from their files by offset.
+pub struct CellReader<'a> {
+    merged: &'a Merged,
+    open: Vec<Option<BufReader<std::fs::File>>>,
+}
+
+impl CellReader<'_> {
+    pub fn read(&mut self, c: &CellIndex) -> Result<CellReport, LoadError> {
+        use std::io::{Seek, SeekFrom};
+        let f = c.file as usize;
+        let path = &self.merged.files[f];
+        let read_err = |source| LoadError::Read {
+            path: path.display().to_string(),
+            source,
+        };
+        if self.open.len() <= f {
+            self.open.resize_with(f + 1, || None);
+        }
+        let input = match &mut self.open[f] {
+            Some(r) => r,
+            slot => slot.insert(BufReader::new(std::fs::File::open(path).map_err(read_err)?)),
+        };
+        input.seek(SeekFrom::Start(c.offset)).map_err(read_err)?;
+        let mut bytes = Vec::new();
+        input.read_until(b'\n', &mut bytes).map_err(read_err)?;
+        let at = self.merged.place(c);
+        let line: CellLine = serde_json::from_slice(&bytes).map_err(|e| {
+            field(
+                &at,
+                "(line)",
+                format!("changed since the merge read it: {e}"),
+            )
+        })?;
+        if (line.row, line.creature) != (c.row, c.creature) {
+            return Err(field(&at, "(line)", "changed since the merge read it"));
+        }
+        Ok(line.report)
+    }
 }
 
 /// The cells file of a folder (or the file itself).
@@ -294,7 +353,12 @@ struct Shard {
 }
 
 /// Reads one shard's file, pushing its cells; the header and the end line.
-fn read_shard(path: &Path, file: usize, cells: &mut Vec<MergedCell>) -> Result<Shard, LoadError> {
+fn read_shard(
+    path: &Path,
+    file: u32,
+    cells: &mut Vec<CellIndex>,
+    names: &mut Vec<(u64, String)>,
+) -> Result<Shard, LoadError> {
     let label = path.display().to_string();
     let read_err = |source| LoadError::Read {
         path: label.clone(),
@@ -306,12 +370,15 @@ fn read_shard(path: &Path, file: usize, cells: &mut Vec<MergedCell>) -> Result<S
     let mut end: Option<End> = None;
     let mut count = 0u64;
     let mut line_no = 0usize;
+    let mut offset = 0u64;
     loop {
         bytes.clear();
         let n = input.read_until(b'\n', &mut bytes).map_err(read_err)?;
         if n == 0 {
             break;
         }
+        let start = offset;
+        offset += n as u64;
         line_no += 1;
         let at = format!("{label}:{line_no}");
         if bytes.last() != Some(&b'\n') {
@@ -373,13 +440,17 @@ fn read_shard(path: &Path, file: usize, cells: &mut Vec<MergedCell>) -> Result<S
             ));
         }
         count += 1;
-        cells.push(MergedCell {
+        // A creature's name, from its cell of the first row.
+        if cell.row == 0 {
+            names.push((cell.creature, cell.report.creature));
+        }
+        cells.push(CellIndex {
             row: cell.row,
             creature: cell.creature,
             thumbnail: cell.thumbnail,
-            report: cell.report,
             file,
-            line: line_no,
+            line: u32::try_from(line_no).unwrap_or(u32::MAX),
+            offset: start,
         });
     }
     let header = header.ok_or_else(|| field(&label, "format", "the file is empty"))?;
@@ -424,9 +495,10 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged, LoadError> {
         return Err(field("report merge", "(shards)", "no shard folders given"));
     };
     let mut cells = Vec::new();
+    let mut names = Vec::new();
     let mut shards = Vec::with_capacity(files.len());
     for (i, f) in files.iter().enumerate() {
-        shards.push(read_shard(f, i, &mut cells)?);
+        shards.push(read_shard(f, i as u32, &mut cells, &mut names)?);
     }
     let label = |i: usize| files[i].display().to_string();
     let base = &shards[0];
@@ -499,9 +571,10 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged, LoadError> {
         ));
     }
     let creatures = base.end.creatures;
+    let place = |c: &CellIndex| format!("{}:{}", label(c.file as usize), c.line);
     if let Some(c) = cells.iter().find(|c| c.creature >= creatures) {
         return Err(field(
-            &format!("{}:{}", label(c.file), c.line),
+            &place(c),
             "creature",
             format!("{} is past the stream's {creatures} creatures", c.creature),
         ));
@@ -512,15 +585,18 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged, LoadError> {
         .find(|w| (w[0].row, w[0].creature) == (w[1].row, w[1].creature))
     {
         return Err(field(
-            &format!("{}:{}", label(w[1].file), w[1].line),
+            &place(&w[1]),
             "creature",
             format!(
-                "a duplicate cell ({} on {}, creature {}): also at {}:{}",
-                w[1].report.row(),
-                w[1].report.creature,
+                "a duplicate cell (row {} `{}`, creature {} `{}`): also at {}",
+                w[1].row,
+                base.header.rows[w[1].row as usize],
                 w[1].creature,
-                label(w[0].file),
-                w[0].line
+                names
+                    .iter()
+                    .find(|n| n.0 == w[1].creature)
+                    .map_or("?", |n| n.1.as_str()),
+                place(&w[0])
             ),
         ));
     }
@@ -552,11 +628,14 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged, LoadError> {
         }
     }
     let header = shards.swap_remove(0).header;
+    // The grid is whole: row 0 has one cell per creature.
+    names.sort_by_key(|n| n.0);
+    let names: Vec<String> = names.into_iter().map(|n| n.1).collect();
     Ok(Merged {
         files: files.to_vec(),
         header,
         cells,
-        creatures,
+        creature_names: names,
         unreadable,
         thumbnails_note: (!notes.is_empty()).then(|| notes.join("; ")),
     })
