@@ -223,6 +223,9 @@ pub fn html(cells: &[CellReport], summary: &Value, thumbnails: &Thumbnails) -> S
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// How much of the page [`write_html`] holds before writing it out.
+const FLUSH_BYTES: usize = 64 * 1024;
+
 /// The shape of the grid's table: its rows and creature columns, each name once.
 pub struct Table<'a> {
     pub by_action: bool,
@@ -327,6 +330,10 @@ td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
     });
     for cr in table.creatures {
         let _ = write!(out, r#"<th class="creature">{}</th>"#, escape(cr));
+        if out.len() > FLUSH_BYTES {
+            to.write_all(out.as_bytes())?;
+            out.clear();
+        }
     }
     out.push_str("</tr>");
     to.write_all(out.as_bytes())?;
@@ -378,6 +385,11 @@ td img {{ width: 72px; height: 72px; display: block; margin: auto; }}
                 let _ = write!(out, "<br><small>{}</small>", escape(&cell.clip));
             }
             out.push_str("</td>");
+            // A row of 10⁵ creatures is megabytes: it goes out in pieces.
+            if out.len() > FLUSH_BYTES {
+                to.write_all(out.as_bytes())?;
+                out.clear();
+            }
         }
         out.push_str("</tr>");
         to.write_all(out.as_bytes())?;
