@@ -332,10 +332,11 @@ impl CellReader<'_> {
 
 /// The cells file of a folder (or the file itself).
 pub fn cells_path(dir_or_file: &Path) -> PathBuf {
-    if dir_or_file.is_dir() {
-        dir_or_file.join(CELLS_FILE)
-    } else {
+    let is_file = dir_or_file.extension().is_some_and(|e| e == "jsonl") && !dir_or_file.is_dir();
+    if is_file {
         dir_or_file.to_path_buf()
+    } else {
+        dir_or_file.join(CELLS_FILE)
     }
 }
 
