@@ -12,7 +12,9 @@
 #
 # SHARD_INDEX defaults to the engine's own index: $JOB_COMPLETION_INDEX (Kubernetes) or
 # $SLURM_ARRAY_TASK_ID (Slurm). SHARD_COUNT defaults to $SLURM_ARRAY_TASK_COUNT.
-# THREADS defaults to the CPUs this process may use. ANYMORPH is the binary.
+# THREADS defaults to the CPUs this process may use. ANYMORPH is the binary. The shard mode
+# sets --shard, --threads, --thumbnails none and --report itself: pass only the grid (rows,
+# creatures, --config, --random …).
 set -eu
 
 ANYMORPH="${ANYMORPH:-anymorph}"
