@@ -299,3 +299,26 @@ fn a_bad_shard_option_is_a_one_line_error_naming_it() {
         assert!(err.contains(bad), "{bad}: {err}");
     }
 }
+
+/// A cells file whose header claims an impossible shard is refused, not indexed.
+#[test]
+fn a_header_with_an_impossible_shard_is_refused() {
+    let grid = Grid::new();
+    grid.validate("s", &["--shard", "0/2"]);
+    let text = std::fs::read_to_string(grid.path("s/cells.jsonl")).unwrap();
+    for bad in [
+        r#""shard":{"index":5,"count":2}"#,
+        r#""shard":{"index":0,"count":0}"#,
+    ] {
+        std::fs::write(
+            grid.path("s/cells.jsonl"),
+            text.replacen(r#""shard":{"index":0,"count":2}"#, bad, 1),
+        )
+        .unwrap();
+        let err = fail_merge(&grid, &["s"]);
+        assert!(
+            err.contains("s/cells.jsonl:1") && err.contains("shard"),
+            "{err}"
+        );
+    }
+}

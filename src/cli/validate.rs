@@ -248,6 +248,7 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
     let mut assigner = ShardAssigner::new(header.shard.count);
     let mut digest = Fnv64::default();
     let mut streamed = 0u64;
+    let (mut own_cost, mut total_cost) = (0u64, 0u64);
     while let Some(next) = stream.next_creature()? {
         let creature = match next {
             Ok(c) => c,
@@ -261,7 +262,10 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
         streamed += 1;
         digest.write(creature.name().as_bytes());
         digest.write(&(creature.len() as u64).to_le_bytes());
-        if assigner.assign(creature_cost(&creature)) == header.shard.index {
+        let cost = creature_cost(&creature);
+        total_cost += cost;
+        if assigner.assign(cost) == header.shard.index {
+            own_cost += cost;
             batch.creatures.push((index, creature));
             if batch.creatures.len() >= batch_creatures {
                 batch.run(writer.as_mut())?;
@@ -289,9 +293,10 @@ pub(super) fn validate(args: ValidateArgs) -> Result<()> {
     })?;
     if let Some(shard) = shard {
         say!(
-            "shard {shard}: {cells} cells ({} rows × {} of {streamed} creatures) written to {}",
+            "shard {shard}: {cells} cells ({} rows × {} of {streamed} creatures, {:.1}% of the estimated work) written to {}",
             rows.len(),
             cells / rows.len() as u64,
+            100.0 * own_cost as f64 / total_cost.max(1) as f64,
             path.display()
         );
         return Ok(());

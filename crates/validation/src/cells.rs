@@ -22,6 +22,9 @@ pub const CELLS_VERSION: u32 = 1;
 /// The file a run or a shard writes into its `--report` folder.
 pub const CELLS_FILE: &str = "cells.jsonl";
 
+/// The most shards a grid is split into (a merge holds one slot per shard).
+pub const MAX_SHARDS: u32 = 1_000_000;
+
 /// Which part of a grid a run checks: shard `index` of `count` (0-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -53,6 +56,9 @@ impl ShardId {
         }
         if i >= n {
             return Err(bad("I must be less than N (shards count from 0)"));
+        }
+        if n > MAX_SHARDS {
+            return Err(bad(&format!("N must be at most {MAX_SHARDS}")));
         }
         Ok(ShardId { index: i, count: n })
     }
@@ -485,7 +491,16 @@ fn read_header(value: Value, at: &str) -> Result<Header, LoadError> {
             supported: CELLS_VERSION,
         });
     }
-    anymorph_io::json::from_value(value, at)
+    let header: Header = anymorph_io::json::from_value(value, at)?;
+    let ShardId { index, count } = header.shard;
+    if count == 0 || index >= count || count > MAX_SHARDS {
+        return Err(field(
+            at,
+            "shard",
+            format!("{index}/{count} is not a shard (0 ≤ index < count ≤ {MAX_SHARDS})"),
+        ));
+    }
+    Ok(header)
 }
 
 /// Reads the shards' files and checks that together they are exactly one grid: the same
