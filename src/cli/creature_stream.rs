@@ -7,7 +7,7 @@ use crate::io::{LoadError, creature_from_str, load_creature};
 use crate::runtime::creature::Creature;
 use crate::validation::report::Unreadable;
 use anyhow::{Context, Result, bail};
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -87,7 +87,11 @@ impl Lines {
     fn next_line(&mut self) -> Option<Result<Creature, Unreadable>> {
         loop {
             self.buffer.clear();
-            match self.input.read_until(b'\n', &mut self.buffer) {
+            let limit = crate::io::json::MAX_JSON_BYTES;
+            match (&mut self.input)
+                .take(limit)
+                .read_until(b'\n', &mut self.buffer)
+            {
                 Ok(0) => return None,
                 Ok(_) => {}
                 Err(e) => {
@@ -99,6 +103,21 @@ impl Lines {
             }
             self.line += 1;
             let at = format!("{}:{}", self.label, self.line);
+            if self.buffer.len() as u64 >= limit && self.buffer.last() != Some(&b'\n') {
+                // Skip the rest of the line without holding it.
+                let mut rest = Vec::new();
+                loop {
+                    rest.clear();
+                    match (&mut self.input).take(1 << 20).read_until(b'\n', &mut rest) {
+                        Ok(n) if n > 0 && rest.last() != Some(&b'\n') => continue,
+                        _ => break,
+                    }
+                }
+                return Some(Err(Unreadable {
+                    file: at.clone(),
+                    error: format!("{at}: the line is longer than the limit of {limit} bytes"),
+                }));
+            }
             let Ok(text) = std::str::from_utf8(&self.buffer) else {
                 return Some(Err(Unreadable {
                     file: at.clone(),
