@@ -503,3 +503,33 @@ impl Pictures {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ShardAssigner;
+
+    /// Greedy by cost: the shards' work ends within the largest creature's cost of each
+    /// other, whatever the order of large and small creatures; the same costs in the same
+    /// order give the same choices.
+    #[test]
+    fn shards_get_balanced_work_and_the_same_choices_every_time() {
+        let costs: Vec<u64> = (0..500u64).map(|i| 5 + (i * 7919) % 97).collect();
+        let choices = |n: u32| {
+            let mut a = ShardAssigner::new(n);
+            costs.iter().map(|&c| a.assign(c)).collect::<Vec<u32>>()
+        };
+        for n in [1, 2, 4, 7] {
+            let picked = choices(n);
+            assert_eq!(picked, choices(n));
+            let mut loads = vec![0u64; n as usize];
+            for (s, c) in picked.iter().zip(&costs) {
+                loads[*s as usize] += c;
+            }
+            let (lo, hi) = (loads.iter().min().unwrap(), loads.iter().max().unwrap());
+            assert!(
+                hi - lo <= *costs.iter().max().unwrap(),
+                "{n} shards: {loads:?}"
+            );
+        }
+    }
+}

@@ -656,3 +656,39 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged, LoadError> {
         thumbnails_note: (!notes.is_empty()).then(|| notes.join("; ")),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_ids_parse_and_bad_ones_say_why() {
+        assert_eq!(ShardId::parse("3/4"), Ok(ShardId { index: 3, count: 4 }));
+        assert_eq!(ShardId::parse("0/1"), Ok(ShardId::WHOLE));
+        for (bad, why) in [
+            ("0/0", "at least 1"),
+            ("4/4", "less than N"),
+            ("x/4", "I is not"),
+            ("1/y", "N is not"),
+            ("14", "no `/`"),
+            ("-1/4", "I is not"),
+            ("0/2000000", "at most"),
+        ] {
+            let e = ShardId::parse(bad).unwrap_err();
+            assert!(e.contains(why) && e.contains(bad), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_digest_is_fnv1a_64() {
+        // The published test vectors of FNV-1a 64.
+        let digest = |s: &str| {
+            let mut h = Fnv64::default();
+            h.write(s.as_bytes());
+            h.hex()
+        };
+        assert_eq!(digest(""), "cbf29ce484222325");
+        assert_eq!(digest("a"), "af63dc4c8601ec8c");
+        assert_eq!(digest("foobar"), "85944171f73967e8");
+    }
+}
