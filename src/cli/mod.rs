@@ -22,6 +22,7 @@ mod actions;
 mod bake;
 mod bench;
 mod check;
+mod creature_stream;
 #[cfg(not(feature = "editor"))]
 mod demo;
 mod eval;
@@ -31,6 +32,7 @@ mod generate;
 mod info;
 mod open;
 mod query;
+mod report;
 mod solve;
 mod validate;
 mod variants;
@@ -145,6 +147,10 @@ pub enum Command {
         /// jointed, proportions, many-legs, limbs-on-limbs); the default mix otherwise.
         #[arg(long)]
         family: Option<crate::zoo::Family>,
+        /// With an `--out` ending in `.jsonl`: this many creatures, seeds SEED, SEED + 1, …,
+        /// one per line (a store for `validate --creatures`).
+        #[arg(long, allow_hyphen_values = true, default_value_t = 1)]
+        count: u64,
     },
     /// The validation grid: every clip on every creature and variant, checked, with a report.
     Validate {
@@ -158,7 +164,9 @@ pub enum Command {
         /// Rows of actions from a package.
         #[arg(long, conflicts_with = "clips")]
         package: Option<PathBuf>,
-        /// A folder of creatures (`*.creature.json`, `*.glb`, `*.gltf`).
+        /// Creatures: a folder tree of `*.creature.json`, `*.glb`, `*.gltf` files, a
+        /// JSON-lines file (`*.jsonl`, one creature per line) or one creature file; read one
+        /// at a time, so a store of any size fits.
         #[arg(long, required_unless_present = "project")]
         creatures: Option<PathBuf>,
         /// Add this many random creatures from the zoo.
@@ -179,6 +187,16 @@ pub enum Command {
         /// Which cells get a picture of their worst moment (needs the `editor` feature).
         #[arg(long, value_enum, default_value_t = validate::ThumbnailChoice::Failing)]
         thumbnails: validate::ThumbnailChoice,
+        /// Check only shard I of N (0 ≤ I < N): a deterministic share of the creatures,
+        /// balanced by cost, written as `cells.jsonl` in --report; `report merge` builds the
+        /// report from every shard's folder.
+        #[arg(long, value_name = "I/N", allow_hyphen_values = true)]
+        shard: Option<String>,
+    },
+    /// Reports built from grid runs' cells.
+    Report {
+        #[command(subcommand)]
+        action: ReportCommand,
     },
     /// Play a clip on a creature and write it as a glTF animation (GLB, or JSON for .gltf).
     Bake {
@@ -355,6 +373,20 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// `anymorph report …`
+#[derive(Subcommand, Debug)]
+pub enum ReportCommand {
+    /// The report of a grid run in shards (`validate --shard I/N`): the same `index.html`
+    /// and `summary.json` as a single run, from every shard's `cells.jsonl`.
+    Merge {
+        /// Each shard's --report folder (or its `cells.jsonl`).
+        #[arg(required = true, value_name = "DIR")]
+        shards: Vec<PathBuf>,
+        #[arg(long)]
+        report: PathBuf,
+    },
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         None => open::open(open::OpenArgs {
@@ -411,7 +443,12 @@ fn run(cli: Cli) -> Result<()> {
             json,
         }) => actions::actions(&source, &creature, json),
         Some(Command::Solve { creature, goals }) => solve::solve_cmd(&creature, &goals),
-        Some(Command::Generate { seed, out, family }) => generate::generate(seed, family, &out),
+        Some(Command::Generate {
+            seed,
+            out,
+            family,
+            count,
+        }) => generate::generate(seed, family, &out, count),
         Some(Command::Validate {
             clips,
             project,
@@ -424,6 +461,7 @@ fn run(cli: Cli) -> Result<()> {
             config,
             threads,
             thumbnails,
+            shard,
         }) => validate::validate(validate::ValidateArgs {
             clips,
             actions_from: project.or(package),
@@ -435,7 +473,11 @@ fn run(cli: Cli) -> Result<()> {
             config,
             threads: threads.max(1),
             thumbnails,
+            shard,
         }),
+        Some(Command::Report {
+            action: ReportCommand::Merge { shards, report },
+        }) => report::merge(&shards, &report),
         Some(Command::Bake {
             creature,
             clip,

@@ -6,6 +6,7 @@
 //! side, or beside its lead body when the game would give the target ahead to another
 //! grasper), and once while walking.
 
+pub mod cells;
 mod checks;
 mod config;
 pub mod report;
