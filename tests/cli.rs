@@ -4,27 +4,10 @@
 
 mod common;
 
+use common::{anymorph, succeed};
+
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn anymorph(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_anymorph"))
-        .args(args)
-        .current_dir(common::root())
-        .output()
-        .unwrap()
-}
-
-/// Runs a command that must succeed; its stderr is the failure message.
-fn succeed(args: &[&str]) -> Output {
-    let out = anymorph(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
+use std::process::Command;
 
 fn json_of(args: &[&str]) -> Value {
     let out = anymorph(args);

@@ -5,21 +5,14 @@
 
 mod common;
 
+use common::anymorph;
+
 use anymorph::io::key_reduction::{Tolerance, reduce_clip};
 use anymorph::io::package_stats::{KeyCounts, size_report};
 use anymorph::io::{Package, load_package, load_project, save_clip};
 use anymorph::runtime::curve::{Key, KeyedCurve};
 use glam::Vec3;
 use serde_json::Value;
-use std::process::Command;
-
-fn anymorph(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_anymorph"))
-        .args(args)
-        .current_dir(common::root())
-        .output()
-        .unwrap()
-}
 
 #[test]
 fn a_plain_export_still_equals_the_committed_package() {

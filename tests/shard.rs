@@ -6,27 +6,11 @@
 
 mod common;
 
+use common::{anymorph, succeed};
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn anymorph(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_anymorph"))
-        .args(args)
-        .current_dir(common::root())
-        .output()
-        .unwrap()
-}
-
-fn succeed(args: &[&str]) -> Output {
-    let out = anymorph(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
+use std::process::Output;
 
 /// A failing command's one-line error.
 fn fail(args: &[&str]) -> String {

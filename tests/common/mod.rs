@@ -18,6 +18,26 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Runs the `anymorph` binary from the repository root.
+pub fn anymorph(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_anymorph"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+/// Runs a command that must succeed; its stderr is the failure message.
+pub fn succeed(args: &[&str]) -> std::process::Output {
+    let out = anymorph(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 fn files(dir: &str, suffix: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
         .unwrap_or_else(|e| panic!("{dir}: {e}"))
