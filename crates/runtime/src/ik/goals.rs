@@ -141,12 +141,18 @@ impl FrameGoals {
                 reach
             };
             let at = if joint.distance(from) < limbs.near[k] {
-                // Nearer than a one-bone path can fold: the nearest point it can hold.
+                // Nearer than a one-bone path can fold: the nearest point it can hold. A
+                // centre goal so near `from` that every turn leaves the joint too near takes
+                // the farthest turn, straight away from `from`: where the circle of holdable
+                // points shrinks to as the centre comes in. Left where it was, the joint
+                // jumped across the hand as that circle appeared (a clapping hand at its
+                // shoulder moved 11 cm for a goal moved 0.15 mm).
                 let (at, met) = hinge_point(from, centre, limbs.near[k], radius, joint);
-                if !met {
-                    continue;
+                if met {
+                    at
+                } else {
+                    centre + (centre - from) * (radius / apart)
                 }
-                at
             } else {
                 // Turns are measured from the body lying in line, its joint toward `from`.
                 let toward = (from - centre) / apart;
@@ -507,6 +513,102 @@ mod tests {
         assert!(
             sole >= 200 && turned >= 200 && partial >= 200,
             "too few cases: {sole} plans, {turned} turned, {partial} partial"
+        );
+    }
+
+    /// A limb end sent toward what its limb hangs from, past where its bones can fold, turns
+    /// about its centre goal continuously: its joint goal never jumps across the body. The
+    /// centre comes in on a line from its rest place past the shoulder (nearer than any turn
+    /// can hold the joint) and as far beyond, for every limb end of every sample creature;
+    /// a step where the joint moves is halved down to a millionth of the path, and the joint
+    /// may not move by more than 2 % of the body's radius about its centre there. Before,
+    /// once every turn left the joint too near, the joint went back where it was and crossed
+    /// the body in one step (a clapping hand at its shoulder: 11 cm for 0.15 mm).
+    #[test]
+    fn a_limb_end_folding_past_its_reach_turns_continuously() {
+        let tuning = IkTuning::default();
+        let (mut swept, mut folded) = (0, 0);
+        for creature in crate::test_samples::creatures().unwrap() {
+            let rig = Rig::new(&creature, &tuning);
+            let ends: Vec<usize> = (0..creature.len())
+                .filter(|&b| {
+                    creature.children(b).is_empty()
+                        && creature.limb_top(b).is_some()
+                        && creature.limb_length(b) > 0.0
+                })
+                .collect();
+            for &end in &ends {
+                let mut goals = Goals::new(creature.len());
+                goals.set_position(end, creature.body(end).position, 1.0);
+                let mut key = Vec::new();
+                goal_key(&rig, &goals, &mut key);
+                let plan = Plan::build(&creature, &rig, &tuning, &key);
+                let limbs = &plan.limbs;
+                let Some(k) = limbs
+                    .pinned
+                    .iter()
+                    .position(|&q| limbs.particles[q as usize].goal_body as usize == end)
+                else {
+                    continue;
+                };
+                let root = RootPose::new(&rig, &goals);
+                let Anchor::Attachment(a) = limbs.reach[k].0 else {
+                    continue;
+                };
+                let from = root.point(limbs.particles[a as usize].rest);
+                let start = Vec3A::from(creature.body(end).position);
+                let radius = start.distance(Vec3A::from(creature.pivot(end)));
+                let gap = limbs.near[k] - radius;
+                if gap <= 0.0 {
+                    continue;
+                }
+                // Past the shoulder, nearer than any turn can hold the joint, and as far
+                // beyond (straight through it, the way out flips at one point).
+                let side = (start - from).any_orthonormal_vector();
+                let target = 2.0 * (from + side * (0.3 * gap)) - start;
+                let steps = 400;
+                let mut frame = FrameGoals::default();
+                let mut joint_at = |t: f32| {
+                    goals.set_position(end, start.lerp(target, t).into(), 1.0);
+                    frame.prepare(&plan, &rig, &goals, &root);
+                    (frame.joint[end], frame.centre[end])
+                };
+                swept += 1;
+                let mut last = joint_at(0.0);
+                for i in 1..=steps {
+                    let (t0, t1) = ((i - 1) as f32 / steps as f32, i as f32 / steps as f32);
+                    let now = joint_at(t1);
+                    let radius = now.0.distance(now.1);
+                    if now.1.distance(from) + radius < limbs.near[k] {
+                        folded += 1;
+                    }
+                    // A steep turn (the centre passing near the shoulder) is no jump: halve
+                    // the step, keeping the half where the joint moves more, until the centre
+                    // moves by a millionth of the path; a jump is still there.
+                    let (mut lo, mut hi, mut a, mut b) = (t0, t1, last, now);
+                    for _ in 0..20 {
+                        let m = 0.5 * (lo + hi);
+                        let mid = joint_at(m);
+                        if a.0.distance(mid.0) >= mid.0.distance(b.0) {
+                            (hi, b) = (m, mid);
+                        } else {
+                            (lo, a) = (m, mid);
+                        }
+                    }
+                    let jumped = a.0.distance(b.0);
+                    assert!(
+                        jumped <= 0.02 * radius,
+                        "{} {}: the joint goal jumped {jumped} m (body radius {radius} m) at {lo}",
+                        creature.name(),
+                        creature.body(end).name
+                    );
+                    last = now;
+                }
+            }
+        }
+        assert!(
+            swept >= 12 && folded >= 500,
+            "too few cases: {swept} ends, {folded} folded steps"
         );
     }
 }
