@@ -41,7 +41,7 @@ proptest! {
         seed in 0u64..1_000_000,
     ) {
         let s = subject(family, seed);
-        let options = IkCheckOptions { bent_sets: 8, straight_sets: 6, unreachable_sets: 4, random_sets: 4 };
+        let options = IkCheckOptions { bent_sets: 8, straight_sets: 6, unreachable_sets: 4, random_sets: 4, paths: 0 };
         let r = check_creature(&s, &options);
         let how = s.how_to_make();
         for m in r.missed() {

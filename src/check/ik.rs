@@ -14,7 +14,13 @@
 //!   lengths away from its posed top joint (cosine ≥ 0.9), and no bone stretches past
 //!   `limb.max_stretch`;
 //! * **rest goals give the rest pose**, **the same goals give the same pose** whatever the
-//!   solver solved before, and **no goal gives NaN** (far goals, tiny weights, any rotation).
+//!   solver solved before, and **no goal gives NaN** (far goals, tiny weights, any rotation);
+//! * **a goal moved a hair moves the pose a hair**: along a path of goal sets (from a bent
+//!   set to another, or to points anywhere in and around the creature: inside the trunk, at
+//!   a shoulder, beyond reach), no body jumps. A step of the path that moves a body farther
+//!   than [`MAX_JUMP`] of the creature's size is halved, keeping the half that moves it
+//!   more, until the goals move by a hundred-thousandth of the path: a pose that still
+//!   jumps there is a discontinuity, which a clip sweeping its goals shows as jitter.
 
 use super::{Draws, Subject, limb_tops, path, posed_joint, subtree};
 use crate::runtime::creature::{BodyId, Creature};
@@ -35,6 +41,13 @@ pub const POINTING_COSINE: f32 = 0.9;
 /// How much deeper than at rest a limb body must sink into the trunk, in the thinner radius,
 /// for a miss to count as kept out.
 pub const KEPT_OUT_DEPTH: f32 = 0.25;
+/// The most a body may jump, as a fraction of the creature's size, for goals moved by a
+/// hair: half the validation grid's jitter limit (a jump in one frame is an acceleration of
+/// its size there and back).
+pub const MAX_JUMP: f32 = 0.005;
+/// Samples along a goal path, and halvings of a step that moves a body too far.
+const PATH_STEPS: usize = 48;
+const HALVINGS: usize = 17;
 
 /// How many cases of each kind per creature.
 #[derive(Clone, Copy, Debug)]
@@ -47,6 +60,8 @@ pub struct IkCheckOptions {
     pub unreachable_sets: usize,
     /// Random and absurd goal sets for the NaN check.
     pub random_sets: usize,
+    /// Goal paths along which no body may jump.
+    pub paths: usize,
 }
 
 impl Default for IkCheckOptions {
@@ -56,6 +71,7 @@ impl Default for IkCheckOptions {
             straight_sets: 8,
             unreachable_sets: 6,
             random_sets: 6,
+            paths: 6,
         }
     }
 }
@@ -137,6 +153,22 @@ pub struct UnreachableResult {
     pub passed: bool,
 }
 
+/// Where along a goal path the pose jumps (see the module's doc).
+#[derive(Clone, Debug, Serialize)]
+pub struct JumpResult {
+    pub path: usize,
+    /// Whether the path ends at points anywhere around the creature (else at a bent set).
+    pub anywhere: bool,
+    /// Where along the path (0 at its start, 1 at its end).
+    pub at: f32,
+    /// The body that jumped, and how far for goals moved by a hair, in the creature's size.
+    pub body: String,
+    pub jump: f32,
+    /// The goals either side of the jump (to replay with `anymorph solve`).
+    pub before: Vec<GoalOut>,
+    pub after: Vec<GoalOut>,
+}
+
 /// Every IK case of one creature.
 #[derive(Clone, Debug, Serialize)]
 pub struct IkCreatureReport {
@@ -150,6 +182,11 @@ pub struct IkCreatureReport {
     pub path_failures: Vec<String>,
     /// Goal sets that gave a non-finite pose.
     pub nan_sets: usize,
+    /// Goal paths walked, and the jumps found on them by the solver without its keep-out
+    /// (`jumps`) and with it (`kept_out_jumps`).
+    pub paths: usize,
+    pub jumps: Vec<JumpResult>,
+    pub kept_out_jumps: Vec<JumpResult>,
 }
 
 impl IkCreatureReport {
@@ -165,6 +202,7 @@ impl IkCreatureReport {
             && self.rest_failures.is_empty()
             && self.path_failures.is_empty()
             && self.nan_sets == 0
+            && self.jumps.is_empty()
     }
 }
 
@@ -187,6 +225,9 @@ pub fn check_creature(subject: &Subject, options: &IkCheckOptions) -> IkCreature
         rest_failures: Vec::new(),
         path_failures: Vec::new(),
         nan_sets: 0,
+        paths: 0,
+        jumps: Vec::new(),
+        kept_out_jumps: Vec::new(),
     };
     let limbs: Vec<Limb> = limb_tops(c)
         .into_iter()
@@ -261,7 +302,137 @@ pub fn check_creature(subject: &Subject, options: &IkCheckOptions) -> IkCreature
             report.nan_sets += 1;
         }
     }
+    if !limbs.is_empty() {
+        // Drawn from a stream of their own, so the cases above stay what they were.
+        let mut draws = Draws::seeded(subject.case_seed() ^ 0x6a75_6d70);
+        for index in 0..options.paths {
+            report.paths += 1;
+            let (from, to) = path_ends(c, &limbs, index, &mut draws);
+            if let Some(j) = goal_path(c, &from, &to, index, &mut paper) {
+                report.jumps.push(j);
+            }
+            if let Some(j) = goal_path(c, &from, &to, index, &mut solver) {
+                report.kept_out_jumps.push(j);
+            }
+        }
+    }
     report
+}
+
+/// A goal set `t` of the way from `a` to `b` (the same ends in the same order).
+fn between(a: &GoalSet, b: &GoalSet, t: f32) -> GoalSet {
+    GoalSet {
+        ends: a
+            .ends
+            .iter()
+            .zip(&b.ends)
+            .map(|(&(e, p, q), &(_, p2, q2))| (e, p.lerp(p2, t), q.slerp(q2, t).normalize()))
+            .collect(),
+        rotations: a.rotations,
+    }
+}
+
+/// The ends of goal path `index`: a bent set, and another or points anywhere around.
+fn path_ends(c: &Creature, limbs: &[Limb], index: usize, draws: &mut Draws) -> (GoalSet, GoalSet) {
+    let rotations = index.is_multiple_of(2);
+    let anywhere = index % 4 >= 2;
+    let from = bent_set(c, limbs, draws, rotations);
+    let to = if anywhere {
+        // Anywhere in the creature's box and a little beyond: inside the trunk, at a
+        // shoulder, out of reach.
+        let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+        for b in 0..c.len() {
+            lo = lo.min(c.body(b).position);
+            hi = hi.max(c.body(b).position);
+        }
+        let margin = Vec3::splat(0.2 * c.size());
+        let (lo, hi) = (lo - margin, hi + margin);
+        GoalSet {
+            ends: from
+                .ends
+                .iter()
+                .map(|&(e, _, q)| {
+                    let p = Vec3::new(
+                        draws.range(lo.x, hi.x),
+                        draws.range(lo.y, hi.y),
+                        draws.range(lo.z, hi.z),
+                    );
+                    (e, p, (draws.turn(1.5) * q).normalize())
+                })
+                .collect(),
+            rotations,
+        }
+    } else {
+        bent_set(c, limbs, draws, rotations)
+    };
+    (from, to)
+}
+
+/// Walks one goal path and returns its worst jump, if any body jumps farther than
+/// [`MAX_JUMP`] for goals moved by a hair.
+fn goal_path(
+    c: &Creature,
+    from: &GoalSet,
+    to: &GoalSet,
+    index: usize,
+    solver: &mut IkSolver,
+) -> Option<JumpResult> {
+    let anywhere = index % 4 >= 2;
+    let limit = MAX_JUMP * c.size();
+    let mut pose_at = |t: f32, pose: &mut Vec<BodyPose>| {
+        solver.solve(c, &between(from, to, t).goals(c), pose);
+    };
+    let apart = |x: &[BodyPose], y: &[BodyPose]| {
+        x.iter()
+            .zip(y)
+            .enumerate()
+            .map(|(b, (p, q))| (p.position.distance(q.position), b))
+            .fold(
+                (0.0f32, 0),
+                |m, d| if d.0 > m.0 || d.0.is_nan() { d } else { m },
+            )
+    };
+    let (mut before, mut after, mut mid) = (Vec::new(), Vec::new(), Vec::new());
+    let mut worst: Option<JumpResult> = None;
+    pose_at(0.0, &mut before);
+    for k in 0..PATH_STEPS {
+        let (t0, t1) = (
+            k as f32 / PATH_STEPS as f32,
+            (k + 1) as f32 / PATH_STEPS as f32,
+        );
+        pose_at(t1, &mut after);
+        if apart(&before, &after).0 > limit {
+            // Halve the step, keeping the half that moves a body more.
+            let (mut lo, mut hi) = (t0, t1);
+            let (mut p_lo, mut p_hi) = (before.clone(), after.clone());
+            for _ in 0..HALVINGS {
+                let m = 0.5 * (lo + hi);
+                pose_at(m, &mut mid);
+                if apart(&p_lo, &mid).0 >= apart(&mid, &p_hi).0 {
+                    hi = m;
+                    std::mem::swap(&mut p_hi, &mut mid);
+                } else {
+                    lo = m;
+                    std::mem::swap(&mut p_lo, &mut mid);
+                }
+            }
+            let (jump, body) = apart(&p_lo, &p_hi);
+            let jump = jump / c.size();
+            if (jump > MAX_JUMP || jump.is_nan()) && worst.as_ref().is_none_or(|w| jump > w.jump) {
+                worst = Some(JumpResult {
+                    path: index,
+                    anywhere,
+                    at: lo,
+                    body: c.body(body).name.clone(),
+                    jump,
+                    before: between(from, to, lo).out(c),
+                    after: between(from, to, hi).out(c),
+                });
+            }
+        }
+        std::mem::swap(&mut before, &mut after);
+    }
+    worst
 }
 
 /// A limb: its top body and the ends whose miss is measured (leaves a joint or more from the
@@ -708,6 +879,13 @@ pub struct IkFamilySummary {
     pub rest_failures: usize,
     pub path_failures: usize,
     pub nan_sets: usize,
+    /// Goal paths walked; those where the solver without its keep-out jumps, and those
+    /// where the full solver does; the worst jump of the latter (in the creature's size).
+    pub paths: usize,
+    pub jumps: usize,
+    pub kept_out_jumps: usize,
+    pub worst_jump: f32,
+    pub worst_jump_case: String,
 }
 
 impl IkFamilySummary {
@@ -758,6 +936,15 @@ impl IkFamilySummary {
         self.rest_failures += r.rest_failures.len();
         self.path_failures += r.path_failures.len();
         self.nan_sets += r.nan_sets;
+        self.paths += r.paths;
+        self.jumps += r.jumps.len();
+        self.kept_out_jumps += r.kept_out_jumps.len();
+        for j in r.jumps.iter().chain(&r.kept_out_jumps) {
+            if j.jump > self.worst_jump || j.jump.is_nan() {
+                self.worst_jump = j.jump;
+                self.worst_jump_case = format!("{} path {} {}", r.creature, j.path, j.body);
+            }
+        }
     }
 }
 

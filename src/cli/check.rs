@@ -124,7 +124,8 @@ fn ik_report(reports: &[ik::IkCreatureReport], subjects: &[Subject], json: bool)
         && all.unreachable_passed == all.unreachable_sets
         && all.rest_failures == 0
         && all.path_failures == 0
-        && all.nan_sets == 0;
+        && all.nan_sets == 0
+        && all.jumps == 0;
     if json {
         let failing: Vec<&ik::IkCreatureReport> = reports.iter().filter(|r| !r.passed()).collect();
         let out = serde_json::json!({
@@ -229,6 +230,34 @@ fn ik_report(reports: &[ik::IkCreatureReport], subjects: &[Subject], json: bool)
         if kept.len() > 20 {
             say!("  … and {} more", kept.len() - 20);
         }
+    }
+    say!(
+        "goal paths: {} walked; the solver without its keep-out jumps on {} (target 0), with it on {}; worst jump {:.2} % of the creature's size ({})",
+        all.paths,
+        all.jumps,
+        all.kept_out_jumps,
+        100.0 * all.worst_jump,
+        all.worst_jump_case,
+    );
+    let mut jumps: Vec<(&ik::IkCreatureReport, &ik::JumpResult, bool)> = reports
+        .iter()
+        .flat_map(|r| {
+            let core = r.jumps.iter().map(move |j| (r, j, false));
+            core.chain(r.kept_out_jumps.iter().map(move |j| (r, j, true)))
+        })
+        .collect();
+    jumps.sort_by(|a, b| b.1.jump.total_cmp(&a.1.jump));
+    for (r, j, kept) in jumps.iter().take(16) {
+        say!(
+            "  {:.2} %  {} path {} ({}) at {:.4}: {}{}",
+            100.0 * j.jump,
+            r.creature,
+            j.path,
+            if j.anywhere { "anywhere" } else { "bent" },
+            j.at,
+            j.body,
+            if *kept { ", with the keep-out" } else { "" }
+        );
     }
     for r in reports.iter().filter(|r| !r.passed()) {
         for u in r.unreachable.iter().filter(|u| !u.passed) {
