@@ -456,6 +456,9 @@ fn check_ik_reports_a_row_per_family() {
     assert_eq!(rows[9]["creatures"], 9);
     assert!(rows[9]["reach_sets"].as_u64().unwrap() > 30, "{v}");
     assert_eq!(v["passed"], true, "{v}");
+    // Six goal paths a creature, each walked with and without the keep-out.
+    assert_eq!(rows[9]["paths"], 54, "{v}");
+    assert!(v["continuous"].is_boolean(), "{v}");
 }
 
 /// Rigs go where creature files go: `validate --creatures DIR` reads `*.glb` and `*.gltf`
