@@ -461,6 +461,68 @@ fn check_ik_reports_a_row_per_family() {
     assert!(v["continuous"].is_boolean(), "{v}");
 }
 
+/// A jump `check ik` finds on a goal path is written with `--failures` as the goal sets
+/// either side of it, beside the creature, and `anymorph solve` (the full solver, keep-out
+/// and all) replays both sides: for goals a hair apart, the body named lands far apart.
+#[test]
+fn check_ik_writes_each_jump_to_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = json_of(&[
+        "check",
+        "ik",
+        "--random",
+        "12",
+        "--seed",
+        "1",
+        "--json",
+        "--sets",
+        "2",
+        "--failures",
+        dir.path().to_str().unwrap(),
+    ]);
+    let mut replayed = 0;
+    for c in v["failing_creatures"].as_array().unwrap() {
+        let name = c["creature"].as_str().unwrap();
+        let creature = dir.path().join(format!("{name}.creature.json"));
+        assert!(creature.exists(), "{name}");
+        for j in c["kept_out_jumps"].as_array().unwrap() {
+            let path = j["path"].as_u64().unwrap();
+            let body = j["body"].as_str().unwrap();
+            let posed = |side: &str| {
+                let goals = dir
+                    .path()
+                    .join(format!("{name}.kept_out_jump{path}.{side}.goals.json"));
+                let out = json_of(&[
+                    "solve",
+                    creature.to_str().unwrap(),
+                    "--goals",
+                    goals.to_str().unwrap(),
+                ]);
+                let b = out["bodies"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|b| b["name"] == body)
+                    .unwrap()
+                    .clone();
+                let p: Vec<f64> = b["position"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_f64().unwrap())
+                    .collect();
+                p
+            };
+            let (a, b) = (posed("before"), posed("after"));
+            let apart =
+                ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt();
+            assert!(apart > 1e-3, "{name} path {path}: {body} moved {apart} m");
+            replayed += 1;
+        }
+    }
+    assert!(replayed > 0, "no jump among 12 creatures to replay: {v}");
+}
+
 /// Rigs go where creature files go: `validate --creatures DIR` reads `*.glb` and `*.gltf`
 /// beside `*.creature.json`, and a file it cannot read is named in the report while the run
 /// goes on without it.

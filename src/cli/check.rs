@@ -291,10 +291,22 @@ fn write_ik_failures(
     reports: &[ik::IkCreatureReport],
 ) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
+    let write_goals = |name: String, goals: &[ik::GoalOut]| -> Result<()> {
+        let goals: Vec<serde_json::Value> = goals
+            .iter()
+            .map(|g| {
+                serde_json::json!({ "body": g.body, "position": g.position,
+                                    "rotation": g.rotation, "weight": 1.0 })
+            })
+            .collect();
+        let path = dir.join(name);
+        let text = serde_json::to_string_pretty(&serde_json::json!({ "goals": goals }))?;
+        std::fs::write(&path, text).with_context(|| format!("{}", path.display()))
+    };
     for (s, r) in subjects.iter().zip(reports) {
         let missed: Vec<&ik::ReachResult> =
             r.reach.iter().filter(|m| !m.goals.is_empty()).collect();
-        if missed.is_empty() {
+        if missed.is_empty() && r.jumps.is_empty() && r.kept_out_jumps.is_empty() {
             continue;
         }
         save_creature(
@@ -302,17 +314,21 @@ fn write_ik_failures(
             &s.creature,
         )?;
         for m in missed {
-            let goals: Vec<serde_json::Value> = m
-                .goals
-                .iter()
-                .map(|g| {
-                    serde_json::json!({ "body": g.body, "position": g.position,
-                                        "rotation": g.rotation, "weight": 1.0 })
-                })
-                .collect();
-            let path = dir.join(format!("{}.{:?}{}.goals.json", r.creature, m.kind, m.index));
-            let text = serde_json::to_string_pretty(&serde_json::json!({ "goals": goals }))?;
-            std::fs::write(&path, text).with_context(|| format!("{}", path.display()))?;
+            write_goals(
+                format!("{}.{:?}{}.goals.json", r.creature, m.kind, m.index),
+                &m.goals,
+            )?;
+        }
+        // A jump as the two goal sets either side of it: `anymorph solve` on each shows
+        // the pose on both sides (without the keep-out for `jumps`).
+        let jumps = r.jumps.iter().map(|j| ("jump", j));
+        for (kind, j) in jumps.chain(r.kept_out_jumps.iter().map(|j| ("kept_out_jump", j))) {
+            for (side, goals) in [("before", &j.before), ("after", &j.after)] {
+                write_goals(
+                    format!("{}.{kind}{}.{side}.goals.json", r.creature, j.path),
+                    goals,
+                )?;
+            }
         }
     }
     Ok(())

@@ -266,7 +266,8 @@ pub enum Command {
         creatures: Option<PathBuf>,
         #[arg(long)]
         json: bool,
-        /// Write each missed IK goal set here (the creature, and goals for `anymorph solve`).
+        /// Write each missed IK goal set here (the creature, and goals for `anymorph solve`), and
+        /// each jump of a goal path as the goal sets either side of it.
         #[arg(long)]
         failures: Option<PathBuf>,
         #[arg(long, allow_hyphen_values = true, default_value_t = 2)]
