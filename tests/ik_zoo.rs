@@ -85,3 +85,101 @@ fn goals_kept_out_of_the_trunk_are_rare() {
         "{kept} of {goals} goals kept out"
     );
 }
+
+/// A limb in a line at rest (a straight tail, a straight finger), its end sent nearer its
+/// root while swinging, bends one way throughout: no body of it jumps for goals a hair
+/// apart. The aim squashes such a limb onto the line from its root to its goal; a hinge
+/// there has no nearest side, and before, rounding picked one, flipping the limb by up to
+/// 15 % of the creature's size (`zoo_limbs-on-limbs_170`'s tail). Each step of the sweep
+/// that moves a body more than half a percent of the creature is halved, keeping the half
+/// that moves it more, down to a ten-millionth of the sweep. The solver without its
+/// keep-out: the keep-out's own jumps are another matter (docs/IK.md, 5c).
+#[test]
+fn a_limb_straight_at_rest_bends_one_way() {
+    use anymorph::runtime::eval::Goals;
+    use anymorph::runtime::ik::{IkSolver, IkTuning};
+    use glam::Quat;
+    let mut tuning = IkTuning::default();
+    tuning.limb.keep_out_rounds = 0;
+    let (mut limbs, mut steps) = (0, 0);
+    for seed in 0..240u64 {
+        let family = Family::ALL[seed as usize % Family::ALL.len()];
+        let c = generate_family(seed + 70_000, family).unwrap();
+        let mut solver = IkSolver::with_tuning(&c, tuning.clone());
+        for end in (0..c.len()).filter(|&b| c.children(b).is_empty()) {
+            let Some(top) = c.limb_top(end) else { continue };
+            let mut chain = vec![end];
+            while *chain.last().unwrap() != top {
+                chain.push(c.parent(*chain.last().unwrap()).unwrap());
+            }
+            if chain.len() < 3 {
+                continue;
+            }
+            let (root, tip) = (c.pivot(top), c.pivot(end));
+            let line = tip - root;
+            let straight = chain.iter().all(|&b| {
+                let v = c.pivot(b) - root;
+                (v - line * (v.dot(line) / line.length_squared())).length() <= 0.005 * line.length()
+            });
+            if !straight || line.length() < 1e-3 * c.size() {
+                continue;
+            }
+            limbs += 1;
+            let axis = line.any_orthonormal_vector();
+            let rest = c.body(end).position;
+            let goal_at = |s: f32| {
+                let swing = Quat::from_axis_angle(axis, 0.8 * s);
+                root + swing * ((rest - root) * (1.0 - 0.5 * s))
+            };
+            let mut pose_at = |s: f32, out: &mut Vec<_>| {
+                let mut goals = Goals::new(c.len());
+                goals.set_position(end, goal_at(s), 1.0);
+                solver.solve(&c, &goals, out);
+            };
+            let moved = |a: &[anymorph::runtime::pose::BodyPose],
+                         b: &[anymorph::runtime::pose::BodyPose]| {
+                chain
+                    .iter()
+                    .map(|&x| a[x].position.distance(b[x].position))
+                    .fold(0.0f32, f32::max)
+            };
+            let limit = 0.005 * c.size();
+            let n = 48;
+            let (mut before, mut after, mut mid) = (Vec::new(), Vec::new(), Vec::new());
+            pose_at(0.0, &mut before);
+            for k in 0..n {
+                let (mut lo, mut hi) = (k as f32 / n as f32, (k + 1) as f32 / n as f32);
+                pose_at(hi, &mut after);
+                steps += 1;
+                if moved(&before, &after) > limit {
+                    let (mut a, mut b) = (before.clone(), after.clone());
+                    for _ in 0..17 {
+                        let m = 0.5 * (lo + hi);
+                        pose_at(m, &mut mid);
+                        if moved(&a, &mid) >= moved(&mid, &b) {
+                            hi = m;
+                            b = mid.clone();
+                        } else {
+                            lo = m;
+                            a = mid.clone();
+                        }
+                    }
+                    let jump = moved(&a, &b);
+                    assert!(
+                        jump <= limit,
+                        "{} {}: jumped {:.2} % of the creature's size at {lo} of the sweep   anymorph generate --seed {} --family {family} --out x.creature.json",
+                        c.name(),
+                        c.body(end).name,
+                        100.0 * jump / c.size(),
+                        seed + 70_000,
+                    );
+                }
+                std::mem::swap(&mut before, &mut after);
+            }
+        }
+    }
+    assert!(
+        limbs >= 20 && steps >= 1000,
+        "too few straight limbs: {limbs} ({steps} steps)"
+    );
+}

@@ -498,7 +498,12 @@ impl LimbPlan {
         }
         // A step whose free particles the first pass places exactly wherever the aim left
         // them (hinges on their circle, settled joints from their rest place) has nothing
-        // to gain from a bow: the biped's arm, a bent shoulder over a straight elbow.
+        // to gain from a bow: the biped's arm, a bent shoulder over a straight elbow. But
+        // for a limb in a line at rest (a straight tail between its root and its goal), the
+        // aim squashes its joints onto the line from pivot to goal, where a hinge's circle
+        // has no nearest side: rounding chose one, and the limb flipped between the two for
+        // goals a hair apart (15 % of the creature's size, `check ik`'s goal paths). Its
+        // bow gives the side.
         let exact: Vec<bool> = {
             let mut exact = still.clone();
             for op in b
@@ -517,7 +522,7 @@ impl LimbPlan {
             exact
         };
         for step in &mut b.plan.aims {
-            if (step.first..step.end).all(|q| exact[q as usize]) {
+            if step.bow != Bow::Ahead && (step.first..step.end).all(|q| exact[q as usize]) {
                 step.bow = Bow::None;
             }
         }
