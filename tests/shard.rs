@@ -177,6 +177,28 @@ fn four_merged_shards_are_the_single_run_cell_by_cell_and_a_bad_merge_is_refused
         std::fs::read_to_string(grid.path("single/index.html")).unwrap(),
         std::fs::read_to_string(grid.path("merged/index.html")).unwrap()
     );
+    // The table's pages, linked from the first page, are the single run's too.
+    let pages = |dir: &str| -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = std::fs::read_dir(grid.path(dir).join("pages"))
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().to_string(),
+                    std::fs::read_to_string(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let single_pages = pages("single");
+    assert_eq!(single_pages.len(), 1, "11 creatures × 2 clips fit a page");
+    assert_eq!(single_pages, pages("merged"));
+    let index = std::fs::read_to_string(grid.path("single/index.html")).unwrap();
+    assert!(index.contains(r#"href="pages/000001.html""#), "{index}");
+    // The head line and one line per creature.
+    assert_eq!(single_pages[0].1.matches("<tr><th>").count(), 1 + 11);
 
     // A shard left out, a shard given twice: refused, and no report.
     let err = String::from_utf8_lossy(&grid.merge(&shards[..3], "bad").stderr).to_string();
@@ -229,12 +251,31 @@ fn four_merged_shards_are_the_single_run_cell_by_cell_and_a_bad_merge_is_refused
     let stolen = text.lines().nth(1).unwrap().to_string();
     let mut end: Value = serde_json::from_str(&lines.pop().unwrap()).unwrap();
     end["end_cells"] = (end["end_cells"].as_u64().unwrap() + 1).into();
-    lines.push(stolen);
+    // Appended at the end, the cell is out of the file's order…
+    let mut appended = lines.clone();
+    appended.push(stolen.clone());
+    appended.push(end.to_string());
+    std::fs::write(dup.join("cells.jsonl"), appended.join("\n") + "\n").unwrap();
+    let err = fail_merge(&grid, &["shard0", "shard1", "shard2", "dup"]);
+    assert!(
+        err.contains("dup/cells.jsonl") && err.contains("out of order") && err.contains("creature"),
+        "{err}"
+    );
+    // …and in its place, a duplicate of shard2's.
+    let key = |l: &str| {
+        let v: Value = serde_json::from_str(l).unwrap();
+        (v["creature"].as_u64().unwrap(), v["row"].as_u64().unwrap())
+    };
+    let at = 1 + lines[1..]
+        .iter()
+        .position(|l| key(l) > key(&stolen))
+        .unwrap_or(lines.len() - 1);
+    lines.insert(at, stolen);
     lines.push(end.to_string());
     std::fs::write(dup.join("cells.jsonl"), lines.join("\n") + "\n").unwrap();
     let err = fail_merge(&grid, &["shard0", "shard1", "shard2", "dup"]);
     assert!(
-        err.contains("duplicate cell") && err.contains("creature"),
+        err.contains("duplicate cell") && err.contains("creature") && err.contains("shard2"),
         "{err}"
     );
 

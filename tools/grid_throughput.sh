@@ -19,6 +19,7 @@ for rep in 1 2 3; do
     "$B" report merge "$T/s0" "$T/s1" --report "$T/merged" > /dev/null; t4=$(now)
     cmp "$T/single/summary.json" "$T/merged/summary.json"
     cmp "$T/single/index.html" "$T/merged/index.html"
+    diff -r "$T/single/pages" "$T/merged/pages"
     echo "rep $rep: single $(echo "$t1 - $t0" | bc) s; shards $(echo "$t2 - $t1" | bc) + $(echo "$t3 - $t2" | bc) s, merge $(echo "$t4 - $t3" | bc) s, total $(echo "$t4 - $t1" | bc) s"
 done
 head -1 "$T/single.out"

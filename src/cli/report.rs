@@ -17,13 +17,24 @@ pub(super) fn merge(dirs: &[PathBuf], out: &Path) -> Result<()> {
         a.is_some() && a == std::fs::canonicalize(out).ok()
     };
     let mut made_thumbs = false;
-    let mut reader = merged.reader();
-    for c in merged.cells.iter().filter(|c| c.thumbnail) {
+    // Only a grid with pictures is read for them (a pass over every cell).
+    let mut stream = if merged.thumbnails {
+        Some(merged.stream()?)
+    } else {
+        None
+    };
+    while let Some(c) = match stream.as_mut() {
+        Some(s) => s.next()?,
+        None => None,
+    } {
+        if !c.thumbnail {
+            continue;
+        }
         let from_dir = files[c.file as usize].parent().unwrap_or(Path::new("."));
         if same_folder(from_dir) {
             continue;
         }
-        let name = report::thumbnail_name(&reader.read(c)?);
+        let name = report::thumbnail_name(&c.report);
         let (from, to) = (from_dir.join(&name), out.join(&name));
         if !made_thumbs {
             if let Some(parent) = to.parent() {
@@ -35,7 +46,7 @@ pub(super) fn merge(dirs: &[PathBuf], out: &Path) -> Result<()> {
         std::fs::copy(&from, &to).with_context(|| {
             format!(
                 "{}: thumbnail: {} cannot be copied to {}",
-                merged.place(c),
+                merged.place(c.file, c.line),
                 from.display(),
                 to.display()
             )

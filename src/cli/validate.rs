@@ -367,7 +367,7 @@ pub(super) fn print_summary(summary: &serde_json::Value, report: &Path) -> Resul
             summary["cells"],
             summary["pass_rate"].as_f64().unwrap_or(0.0) * 100.0,
             summary["bound_rate"].as_f64().unwrap_or(0.0) * 100.0,
-            summary["no_branch"].as_array().map_or(0, |a| a.len()),
+            report::no_branch_cells(summary),
             summary["left_out"],
             summary["nan"],
             report.join("index.html").display()

@@ -254,85 +254,218 @@ impl Drop for CellsWriter {
     }
 }
 
-/// Where one cell of a merged grid is: a few bytes per cell, so a merge of 10⁶ cells holds
-/// an index, not the cells (they are read back from their files, in order, to build the
-/// report).
-#[derive(Clone, Copy, Debug)]
-pub struct CellIndex {
-    pub row: u32,
-    pub creature: u64,
-    pub thumbnail: bool,
-    /// Index into [`Merged::files`].
-    pub file: u32,
-    /// The line (1-based, for errors) and its first byte.
-    pub line: u32,
-    pub offset: u64,
-}
-
-/// The cells of every shard of one grid, in the grid's order (row, then creature).
+/// The shards of one grid, checked against each other: what a report is built from. It holds
+/// no cell: [`Merged::stream`] reads them back in the grid's order, a line per shard at a time,
+/// so a merge of 10⁸ cells needs the memory of one cell per shard.
 #[derive(Debug)]
 pub struct Merged {
     pub files: Vec<PathBuf>,
     pub header: Header,
-    pub cells: Vec<CellIndex>,
-    /// Each creature's name, by its index in the stream.
-    pub creature_names: Vec<String>,
+    /// Creatures in the stream: the grid is `header.rows` × this many.
+    pub creatures: u64,
+    /// Cell lines in all the files.
+    pub cells: u64,
+    /// Whether any cell has a picture.
+    pub thumbnails: bool,
     pub unreadable: Vec<Unreadable>,
     pub thumbnails_note: Option<String>,
 }
 
+/// A cell read back by [`CellStream`].
+#[derive(Clone, Debug)]
+pub struct StreamCell {
+    pub row: u32,
+    pub creature: u64,
+    pub thumbnail: bool,
+    pub report: CellReport,
+    /// Index into [`Merged::files`], and the line (1-based), for messages.
+    pub file: u32,
+    pub line: u32,
+}
+
 impl Merged {
-    /// Reads cells back from the shards' files.
-    pub fn reader(&self) -> CellReader<'_> {
-        CellReader {
+    /// The cells in the grid's order (creature, then row): a k-way merge of the shards'
+    /// files, each already in that order. It checks that the cells are exactly the grid,
+    /// every cell once; the first missing or doubled cell is an error naming it.
+    pub fn stream(&self) -> Result<CellStream<'_>, LoadError> {
+        let mut s = CellStream {
             merged: self,
-            open: Vec::new(),
+            inputs: Vec::with_capacity(self.files.len()),
+            heads: std::collections::BinaryHeap::with_capacity(self.files.len()),
+            next: (0, 0),
+            last: None,
+            done: false,
+        };
+        for (i, path) in self.files.iter().enumerate() {
+            let input =
+                BufReader::new(std::fs::File::open(path).map_err(|source| LoadError::Read {
+                    path: path.display().to_string(),
+                    source,
+                })?);
+            s.inputs.push(ShardInput {
+                input,
+                line: 0,
+                header_seen: false,
+                head: None,
+            });
+            s.advance(i)?;
         }
+        Ok(s)
     }
 
     /// `file:line` of a cell, for messages.
-    pub fn place(&self, c: &CellIndex) -> String {
-        format!("{}:{}", self.files[c.file as usize].display(), c.line)
+    pub fn place(&self, file: u32, line: u32) -> String {
+        format!("{}:{}", self.files[file as usize].display(), line)
     }
 }
 
-/// Reads merged cells from their files by offset.
-pub struct CellReader<'a> {
-    merged: &'a Merged,
-    open: Vec<Option<BufReader<std::fs::File>>>,
+struct ShardInput {
+    input: BufReader<std::fs::File>,
+    line: u32,
+    header_seen: bool,
+    head: Option<StreamCell>,
 }
 
-impl CellReader<'_> {
-    pub fn read(&mut self, c: &CellIndex) -> Result<CellReport, LoadError> {
-        use std::io::{Seek, SeekFrom};
-        let f = c.file as usize;
+/// The merged cells, read back in the grid's order; see [`Merged::stream`].
+pub struct CellStream<'a> {
+    merged: &'a Merged,
+    inputs: Vec<ShardInput>,
+    /// (creature, row, file) of each shard's next cell.
+    heads: std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32, u32)>>,
+    /// The (creature, row) the grid holds next.
+    next: (u64, u32),
+    /// The last cell given: (creature, row, file, line).
+    last: Option<(u64, u32, u32, u32)>,
+    done: bool,
+}
+
+impl CellStream<'_> {
+    /// Reads shard `f`'s next cell into its head.
+    fn advance(&mut self, f: usize) -> Result<(), LoadError> {
         let path = &self.merged.files[f];
-        let read_err = |source| LoadError::Read {
-            path: path.display().to_string(),
-            source,
-        };
-        if self.open.len() <= f {
-            self.open.resize_with(f + 1, || None);
-        }
-        let input = match &mut self.open[f] {
-            Some(r) => r,
-            slot => slot.insert(BufReader::new(std::fs::File::open(path).map_err(read_err)?)),
-        };
-        input.seek(SeekFrom::Start(c.offset)).map_err(read_err)?;
+        let input = &mut self.inputs[f];
         let mut bytes = Vec::new();
-        input.read_until(b'\n', &mut bytes).map_err(read_err)?;
-        let at = self.merged.place(c);
-        let line: CellLine = serde_json::from_slice(&bytes).map_err(|e| {
-            field(
-                &at,
-                "(line)",
-                format!("changed since the merge read it: {e}"),
-            )
-        })?;
-        if (line.row, line.creature) != (c.row, c.creature) {
-            return Err(field(&at, "(line)", "changed since the merge read it"));
+        loop {
+            bytes.clear();
+            let n = input
+                .input
+                .read_until(b'\n', &mut bytes)
+                .map_err(|source| LoadError::Read {
+                    path: path.display().to_string(),
+                    source,
+                })?;
+            input.line += 1;
+            let at = format!("{}:{}", path.display(), input.line);
+            let changed = |why: String| {
+                field(
+                    &at,
+                    "(line)",
+                    format!("changed since the merge read it{why}"),
+                )
+            };
+            if n == 0 {
+                return Err(changed(": it ends before its `end` line".into()));
+            }
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            if !input.header_seen {
+                input.header_seen = true;
+                continue;
+            }
+            match serde_json::from_slice::<CellLine>(&bytes) {
+                Ok(cell) => {
+                    input.head = Some(StreamCell {
+                        row: cell.row,
+                        creature: cell.creature,
+                        thumbnail: cell.thumbnail,
+                        report: cell.report,
+                        file: f as u32,
+                        line: input.line,
+                    });
+                    self.heads
+                        .push(std::cmp::Reverse((cell.creature, cell.row, f as u32)));
+                    return Ok(());
+                }
+                Err(e) => {
+                    if serde_json::from_slice::<End>(&bytes).is_ok() {
+                        input.head = None;
+                        return Ok(());
+                    }
+                    return Err(changed(format!(": {e}")));
+                }
+            }
         }
-        Ok(line.report)
+    }
+
+    /// The next cell of the grid, `None` after the last; an error if the shards hold a cell
+    /// twice or miss one.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Result<Option<StreamCell>, LoadError> {
+        if self.done {
+            return Ok(None);
+        }
+        let m = self.merged;
+        let rows = m.header.rows.len() as u32;
+        let row_name = |r: u32| m.header.rows.get(r as usize).map_or("?", String::as_str);
+        let Some(std::cmp::Reverse((creature, row, f))) = self.heads.pop() else {
+            if self.next.0 < m.creatures && rows > 0 {
+                return Err(field(
+                    "report merge",
+                    "end_cells",
+                    format!(
+                        "no shard holds the cell of row {} `{}` on creature {} (the shards hold {} cells, the grid has {} rows × {} creatures)",
+                        self.next.1,
+                        row_name(self.next.1),
+                        self.next.0,
+                        m.cells,
+                        rows,
+                        m.creatures
+                    ),
+                ));
+            }
+            self.done = true;
+            return Ok(None);
+        };
+        let cell = self.inputs[f as usize]
+            .head
+            .take()
+            .ok_or_else(|| field("report merge", "(line)", "a shard's line was lost"))?;
+        let at = m.place(cell.file, cell.line);
+        if (creature, row) != self.next {
+            if let Some((c, r, lf, ll)) = self.last
+                && (c, r) == (creature, row)
+            {
+                return Err(field(
+                    &at,
+                    "creature",
+                    format!(
+                        "a duplicate cell (row {row} `{}`, creature {creature} `{}`): also at {}",
+                        row_name(row),
+                        cell.report.creature,
+                        m.place(lf, ll)
+                    ),
+                ));
+            }
+            return Err(field(
+                "report merge",
+                "end_cells",
+                format!(
+                    "no shard holds the cell of row {} `{}` on creature {} (the next cell is at {at})",
+                    self.next.1,
+                    row_name(self.next.1),
+                    self.next.0
+                ),
+            ));
+        }
+        self.next = if row + 1 >= rows {
+            (creature + 1, 0)
+        } else {
+            (creature, row + 1)
+        };
+        self.last = Some((creature, row, cell.file, cell.line));
+        self.advance(f as usize)?;
+        Ok(Some(cell))
     }
 }
 
@@ -357,15 +490,13 @@ fn field(path: &str, field: &str, message: impl Into<String>) -> LoadError {
 struct Shard {
     header: Header,
     end: End,
+    cells: u64,
+    thumbnails: bool,
 }
 
-/// Reads one shard's file, pushing its cells; the header and the end line.
-fn read_shard(
-    path: &Path,
-    file: u32,
-    cells: &mut Vec<CellIndex>,
-    names: &mut Vec<(u64, String)>,
-) -> Result<Shard, LoadError> {
+/// Reads one shard's file through, checking every line: its header, its cells (each in range
+/// and in the stream's order, creature then row) and its end line. It keeps no cell.
+fn read_shard(path: &Path) -> Result<Shard, LoadError> {
     let label = path.display().to_string();
     let read_err = |source| LoadError::Read {
         path: label.clone(),
@@ -376,16 +507,16 @@ fn read_shard(
     let mut header: Option<Header> = None;
     let mut end: Option<End> = None;
     let mut count = 0u64;
+    let mut thumbnails = false;
     let mut line_no = 0usize;
-    let mut offset = 0u64;
+    // The last cell: (creature, row) and its line.
+    let mut last: Option<((u64, u32), usize)> = None;
     loop {
         bytes.clear();
         let n = input.read_until(b'\n', &mut bytes).map_err(read_err)?;
         if n == 0 {
             break;
         }
-        let start = offset;
-        offset += n as u64;
         line_no += 1;
         let at = format!("{label}:{line_no}");
         if bytes.last() != Some(&b'\n') {
@@ -423,6 +554,15 @@ fn read_shard(
                     format!("says {} cells, the file has {count}", e.end_cells),
                 ));
             }
+            if let Some(((c, _), line)) = last
+                && c >= e.creatures
+            {
+                return Err(field(
+                    &format!("{label}:{line}"),
+                    "creature",
+                    format!("{c} is past the stream's {} creatures", e.creatures),
+                ));
+            }
             end = Some(e);
             continue;
         }
@@ -446,19 +586,27 @@ fn read_shard(
                 ),
             ));
         }
-        count += 1;
-        // A creature's name, from its cell of the first row.
-        if cell.row == 0 {
-            names.push((cell.creature, cell.report.creature));
+        let key = (cell.creature, cell.row);
+        if let Some((before, line)) = last
+            && key <= before
+        {
+            let what = if key == before {
+                "a duplicate cell"
+            } else {
+                "a cell out of order (a shard's cells come in the stream's order, creature then row)"
+            };
+            return Err(field(
+                &at,
+                "creature",
+                format!(
+                    "{what}: creature {} row {} after creature {} row {} at line {line}",
+                    key.0, key.1, before.0, before.1
+                ),
+            ));
         }
-        cells.push(CellIndex {
-            row: cell.row,
-            creature: cell.creature,
-            thumbnail: cell.thumbnail,
-            file,
-            line: u32::try_from(line_no).unwrap_or(u32::MAX),
-            offset: start,
-        });
+        last = Some((key, line_no));
+        count += 1;
+        thumbnails |= cell.thumbnail;
     }
     let header = header.ok_or_else(|| field(&label, "format", "the file is empty"))?;
     let end = end.ok_or_else(|| {
@@ -470,7 +618,12 @@ fn read_shard(
             ),
         )
     })?;
-    Ok(Shard { header, end })
+    Ok(Shard {
+        header,
+        end,
+        cells: count,
+        thumbnails,
+    })
 }
 
 fn read_header(value: Value, at: &str) -> Result<Header, LoadError> {
@@ -503,18 +656,18 @@ fn read_header(value: Value, at: &str) -> Result<Header, LoadError> {
     Ok(header)
 }
 
-/// Reads the shards' files and checks that together they are exactly one grid: the same
-/// grid and the same creatures in every shard, every shard `0..N` once, every cell once.
-/// Any problem is an error naming the file and the field; nothing is returned in part.
+/// Reads the shards' files and checks that together they are one grid: the same grid and
+/// the same creatures in every shard, every shard `0..N` once, each file's cells in range and
+/// in order. That every cell is there exactly once is checked as [`Merged::stream`] reads
+/// them back. Any problem is an error naming the file and the field; nothing is returned in
+/// part. Only a shard's header and end line are held, never its cells.
 pub fn merge(files: &[PathBuf]) -> Result<Merged, LoadError> {
     let Some(first) = files.first() else {
         return Err(field("report merge", "(shards)", "no shard folders given"));
     };
-    let mut cells = Vec::new();
-    let mut names = Vec::new();
     let mut shards = Vec::with_capacity(files.len());
-    for (i, f) in files.iter().enumerate() {
-        shards.push(read_shard(f, i as u32, &mut cells, &mut names)?);
+    for f in files {
+        shards.push(read_shard(f)?);
     }
     let label = |i: usize| files[i].display().to_string();
     let base = &shards[0];
@@ -587,44 +740,14 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged, LoadError> {
         ));
     }
     let creatures = base.end.creatures;
-    let place = |c: &CellIndex| format!("{}:{}", label(c.file as usize), c.line);
-    if let Some(c) = cells.iter().find(|c| c.creature >= creatures) {
-        return Err(field(
-            &place(c),
-            "creature",
-            format!("{} is past the stream's {creatures} creatures", c.creature),
-        ));
-    }
-    cells.sort_by_key(|c| (c.row, c.creature));
-    if let Some(w) = cells
-        .windows(2)
-        .find(|w| (w[0].row, w[0].creature) == (w[1].row, w[1].creature))
-    {
-        return Err(field(
-            &place(&w[1]),
-            "creature",
-            format!(
-                "a duplicate cell (row {} `{}`, creature {} `{}`): also at {}",
-                w[1].row,
-                base.header.rows[w[1].row as usize],
-                w[1].creature,
-                names
-                    .iter()
-                    .find(|n| n.0 == w[1].creature)
-                    .map_or("?", |n| n.1.as_str()),
-                place(&w[0])
-            ),
-        ));
-    }
+    let total: u64 = shards.iter().map(|s| s.cells).sum();
     let expected = base.header.rows.len() as u64 * creatures;
-    if cells.len() as u64 != expected {
+    if total < expected {
         return Err(field(
             "report merge",
             "end_cells",
             format!(
-                "the shards hold {} cells, the grid has {} ({} rows × {creatures} creatures)",
-                cells.len(),
-                expected,
+                "the shards hold {total} cells, the grid has {expected} ({} rows × {creatures} creatures)",
                 base.header.rows.len()
             ),
         ));
@@ -643,15 +766,14 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged, LoadError> {
             notes.push(n.clone());
         }
     }
+    let thumbnails = shards.iter().any(|s| s.thumbnails);
     let header = shards.swap_remove(0).header;
-    // The grid is whole: row 0 has one cell per creature.
-    names.sort_by_key(|n| n.0);
-    let names: Vec<String> = names.into_iter().map(|n| n.1).collect();
     Ok(Merged {
         files: files.to_vec(),
         header,
-        cells,
-        creature_names: names,
+        creatures,
+        cells: total,
+        thumbnails,
         unreadable,
         thumbnails_note: (!notes.is_empty()).then(|| notes.join("; ")),
     })
