@@ -223,13 +223,15 @@ fn a_failing_cell_gets_a_thumbnail_that_decodes() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let html = std::fs::read_to_string(report.join("index.html")).unwrap();
+    // The cells' table is on the report's pages; a picture's path is relative to its page.
+    let pages = report.join("pages");
+    let html = std::fs::read_to_string(pages.join("000001.html")).unwrap();
     let src = html
         .split("<img src=\"")
         .nth(1)
         .and_then(|rest| rest.split('"').next())
-        .unwrap_or_else(|| panic!("no <img> in the report: {html}"));
-    let png = image::open(report.join(src)).unwrap().to_rgba8();
+        .unwrap_or_else(|| panic!("no <img> in the report's first page: {html}"));
+    let png = image::open(pages.join(src)).unwrap().to_rgba8();
     assert_eq!(png.dimensions(), (160, 120));
     // A picture of something: the creature and the ground, not one flat colour.
     let first = png.get_pixel(0, 0);
