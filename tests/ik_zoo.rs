@@ -183,3 +183,74 @@ fn a_limb_straight_at_rest_bends_one_way() {
         "too few straight limbs: {limbs} ({steps} steps)"
     );
 }
+
+/// A hand on a branch of a leg, sent past where its bones reach from the planted feet,
+/// yields to them: the feet stay on their goals and the hand reaches as far as the branch
+/// lets it. Over every foot and every other end forking off the same limb of 120 creatures
+/// with limbs on limbs (137 pairs), each hand sent three limb lengths away in six
+/// directions, 822 solves. The passes used to split the difference: feet left their goals by
+/// up to 32 % of their leg, 233 solves by over 1 %, while the hand still missed. Not yet the
+/// 1 % the IK keeps on reachable goals: the pins are held by balls about the fork's joints,
+/// and the fork body's turn, which ties its two joints, is not solved (docs/IK.md, 5b): 22
+/// solves over 1 %, the worst 3.4 %. This holds the ground gained.
+#[test]
+fn a_hand_on_a_planted_leg_yields_to_the_foot() {
+    use anymorph::runtime::creature::Cap;
+    use anymorph::runtime::eval::Goals;
+    use anymorph::runtime::ik::IkSolver;
+    use glam::Vec3;
+    let (mut pairs, mut solves, mut over) = (0, 0, 0);
+    let mut worst = (0.0f32, String::new());
+    for seed in 0..120u64 {
+        let c = generate_family(seed + 71_000, Family::LimbsOnLimbs).unwrap();
+        let mut solver = IkSolver::new(&c);
+        let up =
+            |x: usize| -> Vec<usize> { std::iter::successors(Some(x), |&y| c.parent(y)).collect() };
+        let ends: Vec<usize> = (0..c.len())
+            .filter(|&b| c.children(b).is_empty() && c.limb_top(b).is_some())
+            .collect();
+        let mut out = Vec::new();
+        for &foot in ends.iter().filter(|&&b| c.body(b).has_cap(&Cap::Foot)) {
+            for &hand in ends.iter().filter(|&&b| !c.body(b).has_cap(&Cap::Foot)) {
+                let from_hand = up(hand);
+                if c.limb_top(foot) != c.limb_top(hand) || from_hand.contains(&foot) {
+                    continue;
+                }
+                pairs += 1;
+                let far = 3.0 * c.limb_length(hand);
+                for dir in [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z] {
+                    let mut goals = Goals::new(c.len());
+                    for b in (0..c.len()).filter(|&b| c.body(b).has_cap(&Cap::Foot)) {
+                        goals.set_position(b, c.body(b).position, 1.0);
+                        goals.set_rotation(b, c.body(b).rotation, 1.0);
+                    }
+                    goals.set_position(hand, c.body(hand).position + dir * far, 1.0);
+                    solver.solve(&c, &goals, &mut out);
+                    assert!(out.iter().all(|p| p.is_finite()), "{}: NaN", c.name());
+                    let miss =
+                        out[foot].position.distance(c.body(foot).position) / c.limb_length(foot);
+                    solves += 1;
+                    over += usize::from(miss > 0.01);
+                    if miss > worst.0 {
+                        worst = (
+                            miss,
+                            format!(
+                                "{} {} with {} sent {dir}",
+                                c.name(),
+                                c.body(foot).name,
+                                c.body(hand).name
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(pairs >= 40, "too few hands on legs: {pairs}");
+    assert!(
+        worst.0 <= 0.05 && over * 30 <= solves,
+        "planted feet left their goals by over 1 % of their limb in {over} of {solves} solves, the worst by {:.1} %: {}",
+        100.0 * worst.0,
+        worst.1
+    );
+}

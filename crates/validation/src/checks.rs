@@ -232,6 +232,120 @@ impl Overlaps {
     }
 }
 
+/// `point` brought, for a limb body sent there, within what its bones allow beside each foot
+/// pinned on the same limb (`pins`: body and goal) that it neither hangs from nor carries: a
+/// hand on a branch of a planted leg. The body on which their paths fork carries the joint
+/// of the foot's side, which must be within the foot's bones of the foot and within the
+/// bones above it of the posed shoulder; the point must be within its own bones of that
+/// joint (rest lengths, times `max_stretch`). The IK holds such a hand there and the foot
+/// on its goal, since the foot holds the creature up; a foot is never held by another body.
+pub fn within_pins(
+    creature: &Creature,
+    pose: &[BodyPose],
+    pins: &[(BodyId, Vec3)],
+    body: BodyId,
+    point: Vec3,
+    max_stretch: f32,
+) -> Vec3 {
+    let foot = |b: BodyId| creature.body(b).has_cap(&Cap::Foot);
+    let Some(limb) = creature.limb_top(body) else {
+        return point;
+    };
+    if foot(body) {
+        return point;
+    }
+    let up = |x: BodyId| -> Vec<BodyId> {
+        std::iter::successors(Some(x), |&y| creature.parent(y)).collect()
+    };
+    let from_body = up(body);
+    let rest = limb_root(creature, body);
+    let shoulder = {
+        let r = creature.body(rest);
+        let local = r.rotation.inverse() * (creature.pivot(rest) - r.position);
+        pose[rest].position + pose[rest].rotation * local
+    };
+    // Rest length along the joints of `chain` from its first body's centre up to the joint
+    // of `to` (a body of the chain).
+    let length = |chain: &[BodyId], to: BodyId| -> f32 {
+        let mut points = vec![creature.body(chain[0]).position];
+        for &x in chain {
+            points.push(creature.pivot(x));
+            if x == to {
+                break;
+            }
+        }
+        points.windows(2).map(|w| w[0].distance(w[1])).sum()
+    };
+    let mut p = point;
+    for &(f, at) in pins {
+        if !foot(f) || creature.limb_top(f) != Some(limb) {
+            continue;
+        }
+        let from_foot = up(f);
+        let Some(at_body) = from_body.iter().position(|x| from_foot.contains(x)) else {
+            continue;
+        };
+        let fork = from_body[at_body];
+        let Some(at_foot) = from_foot.iter().position(|&x| x == fork) else {
+            continue;
+        };
+        // A body that carries the foot, or hangs from it, is held by its reach alone.
+        if at_body == 0 || at_foot == 0 {
+            continue;
+        }
+        let (to_body, to_foot) = (from_body[at_body - 1], from_foot[at_foot - 1]);
+        // Joint to joint from the shoulder down to the fork's.
+        let shoulder_to_fork = {
+            let mut points: Vec<Vec3> = up(fork)
+                .iter()
+                .take_while(|&&x| x != limb)
+                .map(|&x| creature.pivot(x))
+                .collect();
+            points.push(creature.pivot(limb));
+            points.windows(2).map(|w| w[0].distance(w[1])).sum::<f32>() * max_stretch
+        };
+        let fork_to_joint = creature.pivot(fork).distance(creature.pivot(to_foot)) * max_stretch;
+        let foot_to_joint = length(&from_foot, to_foot) * max_stretch;
+        let body_to_fork = length(&from_body, fork) * max_stretch;
+        let joint = meet(
+            (shoulder, shoulder_to_fork + fork_to_joint),
+            (at, foot_to_joint),
+            p,
+        );
+        let fork_joint = meet((shoulder, shoulder_to_fork), (joint, fork_to_joint), p);
+        let body_to_joint = (length(&from_body, to_body)
+            + creature.pivot(to_body).distance(creature.pivot(to_foot)))
+            * max_stretch;
+        p = meet((fork_joint, body_to_fork), (joint, body_to_joint), p);
+    }
+    if p.is_finite() { p } else { point }
+}
+
+/// A point within both balls (centre, radius), by alternating projections from `start`.
+fn meet(a: (Vec3, f32), b: (Vec3, f32), start: Vec3) -> Vec3 {
+    let mut at = start;
+    for _ in 0..32 {
+        let held = toward(b.0, toward(a.0, at, a.1), b.1);
+        let done = held == at;
+        at = held;
+        if done {
+            break;
+        }
+    }
+    at
+}
+
+/// `at` brought within `reach` of `from`, along the line between them.
+fn toward(from: Vec3, at: Vec3, reach: f32) -> Vec3 {
+    let d = at - from;
+    let dist = d.length();
+    if dist > reach && dist.is_finite() {
+        from + d * (reach / dist)
+    } else {
+        at
+    }
+}
+
 /// The first body of the limb `body` is on: where the limb leaves the spine.
 pub(super) fn limb_root(creature: &Creature, body: BodyId) -> BodyId {
     creature.limb_top(body).unwrap_or(body)
@@ -752,5 +866,141 @@ mod tests {
             Vec3::new(3.0, 4.0, 0.0),
         );
         assert!((d - 5.0).abs() < 1e-6);
+    }
+}
+
+#[cfg(test)]
+mod pin_tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// A trunk of two spine bodies, a leg of thigh, shin and foot, and a branch of forearm
+    /// and hand leaving the thigh halfway down, all at rest along straight lines.
+    fn hand_on_a_leg() -> Creature {
+        let body = |name: &str,
+                    parent: &str,
+                    caps: &str,
+                    joint: [f32; 3],
+                    pos: [f32; 3],
+                    half: f32| {
+            let parent = if parent.is_empty() {
+                "null".to_string()
+            } else {
+                format!("\"{parent}\"")
+            };
+            format!(
+                r#"{{"name":"{name}","parent":{parent},"caps":[{caps}],"joint":{joint:?},"position":{pos:?},"rotation":[0,0,0,1],"half_extents":[0.04,{half},0.04],"shape":"capsule"}}"#
+            )
+        };
+        let bodies = [
+            body(
+                "spine_0",
+                "",
+                "\"spine\"",
+                [0.0, 1.0, -0.3],
+                [0.0, 1.0, -0.15],
+                0.15,
+            ),
+            body(
+                "spine_1",
+                "spine_0",
+                "\"spine\"",
+                [0.0, 1.0, 0.0],
+                [0.0, 1.0, 0.15],
+                0.15,
+            ),
+            body(
+                "thigh",
+                "spine_0",
+                "\"limb\"",
+                [0.2, 1.0, 0.0],
+                [0.2, 0.8, 0.0],
+                0.2,
+            ),
+            body(
+                "shin",
+                "thigh",
+                "\"limb\"",
+                [0.2, 0.6, 0.0],
+                [0.2, 0.35, 0.0],
+                0.25,
+            ),
+            body(
+                "foot",
+                "shin",
+                "\"foot\"",
+                [0.2, 0.1, 0.0],
+                [0.2, 0.05, 0.05],
+                0.05,
+            ),
+            body(
+                "forearm",
+                "thigh",
+                "\"limb\"",
+                [0.25, 0.8, 0.0],
+                [0.45, 0.8, 0.0],
+                0.2,
+            ),
+            body(
+                "hand",
+                "forearm",
+                "\"grasper\"",
+                [0.65, 0.8, 0.0],
+                [0.75, 0.8, 0.0],
+                0.1,
+            ),
+        ];
+        let text = format!(
+            r#"{{"format":"anymorph-creature","version":1,"name":"hand_on_a_leg","bodies":[{}]}}"#,
+            bodies.join(",")
+        );
+        anymorph_io::creature_file::creature_from_str(&text, "hand_on_a_leg").unwrap()
+    }
+
+    /// The judge expects a hand on a branch of a planted leg no farther from the foot than
+    /// the bones between them, and leaves a goal the bones reach where it is: it excuses
+    /// only what no pose could reach.
+    #[test]
+    fn a_hand_beside_a_planted_foot_is_expected_where_its_bones_reach() {
+        let c = hand_on_a_leg();
+        let pose: Vec<BodyPose> = c
+            .bodies()
+            .iter()
+            .map(|b| BodyPose::new(b.position, b.rotation))
+            .collect();
+        let (foot, hand) = (c.find("foot").unwrap(), c.find("hand").unwrap());
+        let planted = c.body(foot).position;
+        let pins = [(foot, planted), (hand, Vec3::ZERO)];
+        // Hand centre to the branch's joint on the thigh, down the thigh to the knee, the
+        // shin to the foot's joint and on to its centre.
+        let bones = 0.1 + 0.4 + 0.2 + 0.5 + 0.0f32.hypot(0.05).hypot(0.1);
+        for dir in [
+            Vec3::X,
+            Vec3::Y,
+            -Vec3::Z,
+            Vec3::new(1.0, 1.0, 1.0).normalize(),
+        ] {
+            let far = c.body(hand).position + dir * 5.0;
+            let expected = within_pins(&c, &pose, &pins, hand, far, 1.05);
+            assert!(
+                expected.distance(planted) <= 1.05 * bones + 1e-3,
+                "{dir}: expected {expected}, {} from the foot",
+                expected.distance(planted)
+            );
+            assert!(
+                expected.distance(far) > 1.0,
+                "{dir}: the far goal was expected"
+            );
+        }
+        for goal in [
+            c.body(hand).position,
+            Vec3::new(0.5, 0.5, 0.2),
+            Vec3::new(0.2, 1.1, 0.4),
+        ] {
+            assert_eq!(within_pins(&c, &pose, &pins, hand, goal, 1.05), goal);
+        }
+        // The foot is never held by the hand.
+        let away = planted + Vec3::X * 3.0;
+        assert_eq!(within_pins(&c, &pose, &pins, foot, away, 1.05), away);
     }
 }

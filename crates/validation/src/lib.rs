@@ -25,7 +25,9 @@ use anymorph_runtime::ik::IkTuning;
 use anymorph_runtime::player::{Character, PlayParams, VariantChoice};
 use anymorph_runtime::pose::BodyPose;
 use anymorph_runtime::query::SecondaryContext;
-use checks::{Overlaps, StretchLimits, intended_contacts, worst_penetration, worst_stretch};
+use checks::{
+    Overlaps, StretchLimits, intended_contacts, within_pins, worst_penetration, worst_stretch,
+};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -478,6 +480,7 @@ fn in_place(
     let tuning = IkTuning::default();
     let limb_stretch = (tuning.limb.min_stretch, tuning.limb.max_stretch);
     let stretch_limits = StretchLimits::of(&tuning);
+    let mut pins: Vec<(BodyId, Vec3)> = Vec::new();
     for f in 0..frames {
         let t = f as f32 * dt;
         if let Some(scene) = &scene {
@@ -508,22 +511,16 @@ fn in_place(
             return;
         }
         let goals = ch.goals();
-        for b in goals.bodies() {
-            let Some((goal, w)) = goals.position(b) else {
-                continue;
-            };
+        // A goal beyond the limb's reach is clamped by the IK on purpose; what is left to
+        // miss is the reachable point toward it. A rotation goal sets where the joint must
+        // be; one fading in does so blended from the root-relative rest rotation, as the IK
+        // turns 6-DOF goals into joint goals.
+        pins.clear();
+        pins.extend(goals.bodies().filter_map(|b| {
+            let (goal, w) = goals.position(b)?;
             if w < 0.999 {
-                continue;
+                return None;
             }
-            let reach = if creature.limb_length(b) > 0.0 {
-                creature.limb_length(b)
-            } else {
-                0.1 * size
-            };
-            // A goal beyond the limb's reach is clamped by the IK on purpose; what is left
-            // to miss is the reachable point toward it. A rotation goal sets where the joint
-            // must be; one fading in does so blended from the root-relative rest rotation,
-            // as the IK turns 6-DOF goals into joint goals.
             let root = creature.root();
             let turn = goals.rotation(b).map(|(q, w)| {
                 if w >= 0.999 {
@@ -533,9 +530,20 @@ fn in_place(
                     (delta * creature.body(b).rotation).slerp(q, w).normalize()
                 }
             });
-            let goal = overlaps
+            let reachable = overlaps
                 .reachable_outside(creature, &pose, b, goal, turn, limb_stretch)
                 .unwrap_or(goal);
+            Some((b, reachable))
+        }));
+        for &(b, reachable) in &pins {
+            let reach = if creature.limb_length(b) > 0.0 {
+                creature.limb_length(b)
+            } else {
+                0.1 * size
+            };
+            // A limb's body is also held by the feet pinned beside it (a hand on a branch of
+            // a planted leg).
+            let goal = within_pins(creature, &pose, &pins, b, reachable, limb_stretch.1);
             let err = goal.distance(pose[b].position) / reach.max(0.01 * size);
             record(failures, at(Check::GoalError, err, config.goal_error, b));
         }

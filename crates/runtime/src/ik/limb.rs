@@ -58,6 +58,9 @@ const BOW_BONE_SHARE: f32 = 0.3;
 /// the length).
 const NEWTON_BOW: f32 = 0.05;
 
+/// Rounds of [`meet`] finding a point within two balls.
+const FOOT_HOLD_ROUNDS: usize = 8;
+
 /// The least bend at rest (radians) of a joint that a chain of hinges may pass through.
 const HINGE_MIN_BEND: f32 = 0.35;
 
@@ -114,6 +117,25 @@ pub(super) struct LimbParticle {
 pub(super) enum Anchor {
     Pin(u16),
     Attachment(u16),
+}
+
+/// A pin held beside a foot pin of its limb: both hang from a fork, an unpinned particle
+/// that hangs in turn from `anchor`; the rest lengths of the bones from each to the fork.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct FootBound {
+    /// The held pin and the foot's, indices in [`LimbPlan::pinned`].
+    pub pin: u16,
+    pub foot: u16,
+    pub anchor: Anchor,
+    pub anchor_to_fork: f32,
+    /// From the fork to the joint where the foot's side leaves it, and from the foot to
+    /// that joint.
+    pub fork_to_joint: f32,
+    pub foot_to_joint: f32,
+    pub pin_to_fork: f32,
+    /// From the pin to the joint toward the foot, through the joint toward the pin: the
+    /// fork's body holds the two joints a fixed length apart.
+    pub pin_to_joint: f32,
 }
 
 /// A limb phase's per-frame buffers.
@@ -318,6 +340,9 @@ pub(super) struct LimbPlan {
     pub near: Vec<f32>,
     /// Per pinned particle: it is its limb's only one, so the limb may stretch toward it.
     pub single_pin: Vec<bool>,
+    /// Pins held beside a foot of their limb they neither hang from nor carry (see
+    /// [`Builder::bound_by_feet`]), pins in order, parents first.
+    pub foot_bounds: Vec<FootBound>,
     /// Some pinned particle's body has a position goal and no rotation goal: its joint goal
     /// comes from a turn the goals guess, and may have to be brought within reach
     /// (`FrameGoals::reachable_joints`).
@@ -749,6 +774,97 @@ impl Builder<'_, '_> {
         }
     }
 
+    /// Holds each pin of the limb that is not a foot's where its bones reach from a fork it
+    /// shares with a foot pin, a fork that the foot's bones and those above it can hold (a
+    /// hand on a branch of a leg: the fork on the leg, within the foot's bones below it and
+    /// the thigh's above).
+    ///
+    /// Each pin is held within reach of what it hangs from, but two ends forking below the
+    /// attachment may be sent where no fork joins them: a hand sent to the mouth from a
+    /// branch of a planted leg. The passes then split the difference, and the foot left its
+    /// goal by most of a leg's length while the hand still missed. A foot holds the creature
+    /// up (see [`Builder::mark_support`]), so the other pin yields. Ends that are both feet,
+    /// or neither, still meet halfway, as neither holds the other up.
+    fn bound_by_feet(&mut self, pins_from: usize, first: u16) {
+        let creature = self.topo.creature;
+        let particles = &self.plan.particles;
+        let pinned = &self.plan.pinned;
+        let is_foot = |q: u16| {
+            creature
+                .body(particles[q as usize].goal_body as usize)
+                .has_cap(&Cap::Foot)
+        };
+        let up = |q: u16| -> Vec<u16> {
+            std::iter::successors(Some(q), |&x| {
+                let parent = particles[x as usize].parent;
+                (x != first && parent != NO_PARTICLE).then_some(parent)
+            })
+            .collect()
+        };
+        // The rest length of the bones from `chain`'s first particle up to `to`.
+        let length = |chain: &[u16], to: u16| -> f32 {
+            chain
+                .iter()
+                .take_while(|&&x| x != to)
+                .map(|&x| particles[x as usize].rest_len)
+                .sum()
+        };
+        let pins = &pinned[pins_from..];
+        let mut bounds = Vec::new();
+        for (k, &q) in pins.iter().enumerate() {
+            if is_foot(q) {
+                continue;
+            }
+            let from_q = up(q);
+            for (j, &foot) in pins.iter().enumerate() {
+                if !is_foot(foot) {
+                    continue;
+                }
+                let from_foot = up(foot);
+                let Some(at_q) = from_q.iter().position(|x| from_foot.contains(x)) else {
+                    continue;
+                };
+                let fork = from_q[at_q];
+                let Some(at_foot) = from_foot.iter().position(|&x| x == fork) else {
+                    continue;
+                };
+                // A pin that carries the other, or a pinned fork, holds it by reach alone.
+                if at_q == 0 || at_foot == 0 || particles[fork as usize].goal_body != NONE {
+                    continue;
+                }
+                let (to_pin, to_foot) = (from_q[at_q - 1], from_foot[at_foot - 1]);
+                let from_fork = up(fork);
+                let held_by = from_fork[1..]
+                    .iter()
+                    .copied()
+                    .find(|&x| x == first || particles[x as usize].goal_body != NONE)
+                    .unwrap_or(first);
+                let anchor = match pinned.binary_search(&held_by) {
+                    Ok(i) => Anchor::Pin(i as u16),
+                    Err(_) => Anchor::Attachment(held_by),
+                };
+                // The foot's side leaves the fork at a joint the fork's body carries: the
+                // fork is held within that body of it, the joint within the foot's bones of
+                // the foot. Balls about the fork alone would let the hand reach as if the
+                // fork could stand anywhere within the foot's whole path.
+                bounds.push(FootBound {
+                    pin: (pins_from + k) as u16,
+                    foot: (pins_from + j) as u16,
+                    anchor,
+                    anchor_to_fork: length(&from_fork, held_by),
+                    fork_to_joint: particles[to_foot as usize].rest_len,
+                    foot_to_joint: length(&from_foot, to_foot),
+                    pin_to_fork: length(&from_q, fork),
+                    pin_to_joint: length(&from_q, to_pin)
+                        + particles[to_pin as usize]
+                            .rest
+                            .distance(particles[to_foot as usize].rest),
+                });
+            }
+        }
+        self.plan.foot_bounds.extend(bounds);
+    }
+
     /// A pinned particle off the support path that hangs from it below the attachment. A
     /// branch leaving the leg's first bone hangs from the attachment's particle, beside the
     /// support particle that bone also carries (a hand on a thigh): behind the leg too.
@@ -842,6 +958,7 @@ impl Builder<'_, '_> {
         });
         let single = self.plan.pinned.len() == pins_from + 1;
         self.plan.single_pin.resize(self.plan.pinned.len(), single);
+        self.bound_by_feet(pins_from, first);
         if single {
             let mut at = self.plan.pinned[pins_from];
             while at != first && at != NO_PARTICLE {
@@ -1268,6 +1385,9 @@ pub(super) fn solve_limbs(
             scratch.stretch.push(1.0);
         }
     }
+    if !plan.foot_bounds.is_empty() {
+        hold_by_feet(plan, p, pins);
+    }
     let keeps_out = tuning.keep_out_rounds > 0 && !plan.obstacles.is_empty();
     if keeps_out {
         pose_obstacles(plan, pose, delta, &mut scratch.obstacles);
@@ -1441,6 +1561,52 @@ fn deflect_pins(
             pins[pin] = goal;
         }
     }
+}
+
+/// Brings each pin bound by feet (`LimbPlan::foot_bounds`) within what its bones reach
+/// beside them: the fork body's joint toward the foot is put within the foot's bones of the
+/// foot and within reach of the anchor, the fork's own joint within one bone of that and
+/// within reach of the anchor, and the pin within its bones of both (each a ball, met by
+/// alternating projections from the pin, so a pin within all of them is not moved). The
+/// feet are not moved: they hold. Pins go parents first, and a pin that hangs from a moved
+/// one is brought back within its reach.
+fn hold_by_feet(plan: &LimbPlan, p: &[Vec3A], pins: &mut [Vec3A]) {
+    let mut bounds = plan.foot_bounds.iter().peekable();
+    for (k, &(anchor, reach)) in plan.reach.iter().enumerate() {
+        if let Anchor::Pin(i) = anchor {
+            pins[k] = within_reach(pins[i as usize], pins[k], 0.0, reach);
+        }
+        while let Some(b) = bounds.next_if(|b| b.pin as usize == k) {
+            let from = match b.anchor {
+                Anchor::Pin(i) => pins[i as usize],
+                Anchor::Attachment(a) => p[a as usize],
+            };
+            let foot = pins[b.foot as usize];
+            let joint = meet(
+                (from, b.anchor_to_fork + b.fork_to_joint),
+                (foot, b.foot_to_joint),
+                pins[k],
+            );
+            let fork = meet((from, b.anchor_to_fork), (joint, b.fork_to_joint), pins[k]);
+            pins[k] = meet((fork, b.pin_to_fork), (joint, b.pin_to_joint), pins[k]);
+        }
+    }
+}
+
+/// A point within both balls (centre, radius), found from `start` by alternating
+/// projections: they overlap where the foot is within reach, so a few rounds close in;
+/// when they do not, it ends within the second.
+fn meet(a: (Vec3A, f32), b: (Vec3A, f32), start: Vec3A) -> Vec3A {
+    let mut at = start;
+    for _ in 0..FOOT_HOLD_ROUNDS {
+        let held = within_reach(b.0, within_reach(a.0, at, 0.0, a.1), 0.0, b.1);
+        let done = held == at;
+        at = held;
+        if done {
+            break;
+        }
+    }
+    at
 }
 
 /// `at` brought to between `near` and `reach` of `from`, along the line between them.
