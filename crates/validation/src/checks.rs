@@ -258,12 +258,7 @@ pub fn within_pins(
         std::iter::successors(Some(x), |&y| creature.parent(y)).collect()
     };
     let from_body = up(body);
-    let rest = limb_root(creature, body);
-    let shoulder = {
-        let r = creature.body(rest);
-        let local = r.rotation.inverse() * (creature.pivot(rest) - r.position);
-        pose[rest].position + pose[rest].rotation * local
-    };
+    let shoulder = posed_shoulder(creature, pose, body);
     // Rest length along the joints of `chain` from its first body's centre up to the joint
     // of `to` (a body of the chain).
     let length = |chain: &[BodyId], to: BodyId| -> f32 {
@@ -344,6 +339,14 @@ fn toward(from: Vec3, at: Vec3, reach: f32) -> Vec3 {
     } else {
         at
     }
+}
+
+/// Where `pose` puts the joint at which the limb `body` is on leaves the spine.
+fn posed_shoulder(creature: &Creature, pose: &[BodyPose], body: BodyId) -> Vec3 {
+    let root = limb_root(creature, body);
+    let rest = creature.body(root);
+    let local = rest.rotation.inverse() * (creature.pivot(root) - rest.position);
+    pose[root].position + pose[root].rotation * local
 }
 
 /// The first body of the limb `body` is on: where the limb leaves the spine.
@@ -472,9 +475,7 @@ pub fn reachable_goal(
         return None;
     }
     let root = limb_root(creature, body);
-    let rest_root = creature.body(root);
-    let local = rest_root.rotation.inverse() * (creature.pivot(root) - rest_root.position);
-    let shoulder = pose[root].position + pose[root].rotation * local;
+    let shoulder = posed_shoulder(creature, pose, body);
     if let Some(turn) = goal_rotation {
         let rest = creature.body(body);
         let centre_from_joint =
@@ -867,89 +868,34 @@ mod tests {
         );
         assert!((d - 5.0).abs() < 1e-6);
     }
-}
-
-#[cfg(test)]
-mod pin_tests {
-    #![allow(clippy::unwrap_used)]
-    use super::*;
 
     /// A trunk of two spine bodies, a leg of thigh, shin and foot, and a branch of forearm
     /// and hand leaving the thigh halfway down, all at rest along straight lines.
     fn hand_on_a_leg() -> Creature {
-        let body = |name: &str,
-                    parent: &str,
-                    caps: &str,
-                    joint: [f32; 3],
-                    pos: [f32; 3],
-                    half: f32| {
-            let parent = if parent.is_empty() {
-                "null".to_string()
-            } else {
-                format!("\"{parent}\"")
-            };
-            format!(
-                r#"{{"name":"{name}","parent":{parent},"caps":[{caps}],"joint":{joint:?},"position":{pos:?},"rotation":[0,0,0,1],"half_extents":[0.04,{half},0.04],"shape":"capsule"}}"#
-            )
-        };
+        // Name, parent, caps, joint, centre, half length; every body upright.
+        #[rustfmt::skip]
         let bodies = [
-            body(
-                "spine_0",
-                "",
-                "\"spine\"",
-                [0.0, 1.0, -0.3],
-                [0.0, 1.0, -0.15],
-                0.15,
-            ),
-            body(
-                "spine_1",
-                "spine_0",
-                "\"spine\"",
-                [0.0, 1.0, 0.0],
-                [0.0, 1.0, 0.15],
-                0.15,
-            ),
-            body(
-                "thigh",
-                "spine_0",
-                "\"limb\"",
-                [0.2, 1.0, 0.0],
-                [0.2, 0.8, 0.0],
-                0.2,
-            ),
-            body(
-                "shin",
-                "thigh",
-                "\"limb\"",
-                [0.2, 0.6, 0.0],
-                [0.2, 0.35, 0.0],
-                0.25,
-            ),
-            body(
-                "foot",
-                "shin",
-                "\"foot\"",
-                [0.2, 0.1, 0.0],
-                [0.2, 0.05, 0.05],
-                0.05,
-            ),
-            body(
-                "forearm",
-                "thigh",
-                "\"limb\"",
-                [0.25, 0.8, 0.0],
-                [0.45, 0.8, 0.0],
-                0.2,
-            ),
-            body(
-                "hand",
-                "forearm",
-                "\"grasper\"",
-                [0.65, 0.8, 0.0],
-                [0.75, 0.8, 0.0],
-                0.1,
-            ),
+            ("spine_0", "", "spine", [0.0, 1.0, -0.3], [0.0, 1.0, -0.15], 0.15),
+            ("spine_1", "spine_0", "spine", [0.0, 1.0, 0.0], [0.0, 1.0, 0.15], 0.15),
+            ("thigh", "spine_0", "limb", [0.2, 1.0, 0.0], [0.2, 0.8, 0.0], 0.2),
+            ("shin", "thigh", "limb", [0.2, 0.6, 0.0], [0.2, 0.35, 0.0], 0.25),
+            ("foot", "shin", "foot", [0.2, 0.1, 0.0], [0.2, 0.05, 0.05], 0.05),
+            ("forearm", "thigh", "limb", [0.25, 0.8, 0.0], [0.45, 0.8, 0.0], 0.2),
+            ("hand", "forearm", "grasper", [0.65, 0.8, 0.0], [0.75, 0.8, 0.0], 0.1),
         ];
+        let bodies: Vec<String> = bodies
+            .iter()
+            .map(|(name, parent, cap, joint, pos, half)| {
+                let parent = if parent.is_empty() {
+                    "null".to_string()
+                } else {
+                    format!("\"{parent}\"")
+                };
+                format!(
+                    r#"{{"name":"{name}","parent":{parent},"caps":["{cap}"],"joint":{joint:?},"position":{pos:?},"rotation":[0,0,0,1],"half_extents":[0.04,{half},0.04],"shape":"capsule"}}"#
+                )
+            })
+            .collect();
         let text = format!(
             r#"{{"format":"anymorph-creature","version":1,"name":"hand_on_a_leg","bodies":[{}]}}"#,
             bodies.join(",")
@@ -963,11 +909,7 @@ mod pin_tests {
     #[test]
     fn a_hand_beside_a_planted_foot_is_expected_where_its_bones_reach() {
         let c = hand_on_a_leg();
-        let pose: Vec<BodyPose> = c
-            .bodies()
-            .iter()
-            .map(|b| BodyPose::new(b.position, b.rotation))
-            .collect();
+        let pose = rest_pose(&c);
         let (foot, hand) = (c.find("foot").unwrap(), c.find("hand").unwrap());
         let planted = c.body(foot).position;
         let pins = [(foot, planted), (hand, Vec3::ZERO)];
