@@ -594,3 +594,61 @@ fn a_vanishing_goal_weight_is_no_goal() {
         assert!(graspers.iter().all(|&b| ch.goals().position(b).is_none()));
     }
 }
+
+/// A hand a clip sends to a body (a channel's secondary body: the mouth) is sent to touch
+/// it, alone or blended with another clip, so the IK lets it into the head; a clip aiming at
+/// no body sends nothing to touch.
+#[test]
+fn a_hand_sent_to_the_mouth_is_sent_to_touch_it_alone_and_blended() {
+    let touched = |ch: &Character| -> Vec<(String, String)> {
+        let c = ch.creature();
+        ch.goals()
+            .bodies()
+            .filter_map(|b| {
+                Some((
+                    c.body(b).name.clone(),
+                    c.body(ch.goals().touch(b)?).name.clone(),
+                ))
+            })
+            .collect()
+    };
+    let mut ch = character("biped");
+    let mouth = ch
+        .creature()
+        .bodies()
+        .iter()
+        .find(|b| b.has_cap(&Cap::Mouth))
+        .unwrap()
+        .name
+        .clone();
+    ch.play(&clip("hand_to_mouth"), PlayParams::default())
+        .unwrap();
+    ch.update(0.5);
+    let alone = touched(&ch);
+    assert!(
+        !alone.is_empty() && alone.iter().all(|(_, t)| *t == mouth),
+        "{alone:?}"
+    );
+
+    let mut ch = character("biped");
+    // Most of the hand from the upper layer, the rest from the one below.
+    let on = |layer, weight| PlayParams {
+        layer,
+        weight,
+        ..Default::default()
+    };
+    ch.play(&clip("hand_to_mouth"), on(1, 0.7)).unwrap();
+    ch.play(&hold("hold", Vec3::X * 0.1, &[], true), on(0, 1.0))
+        .unwrap();
+    ch.update(0.5);
+    assert_eq!(touched(&ch), alone, "blended with a clip touching nothing");
+
+    let mut ch = character("biped");
+    ch.play(
+        &hold("hold", Vec3::X * 0.1, &[], true),
+        PlayParams::default(),
+    )
+    .unwrap();
+    ch.update(0.5);
+    assert!(touched(&ch).is_empty());
+}

@@ -26,6 +26,12 @@ pub struct Goals {
     position_weight: Vec<f32>,
     rotation: Vec<Quat>,
     rotation_weight: Vec<f32>,
+    /// Per body, the body its goal is aimed at (a channel's secondary body, `u32::MAX` for
+    /// none): a hand sent to the mouth is meant to touch the head, and the IK's keep-out
+    /// lets it.
+    touch: Vec<u32>,
+    /// Whether any body has a touch: most frames have none, and skip looking.
+    touching: bool,
     /// Deform values of this frame.
     pub deforms: Vec<DeformValue>,
     /// The ground's height in character space this frame (the ground that ground-relative
@@ -41,7 +47,9 @@ impl PartialEq for Goals {
             && self.ground_height == other.ground_height
             && self.deforms == other.deforms
             && (0..self.len()).all(|b| {
-                self.position(b) == other.position(b) && self.rotation(b) == other.rotation(b)
+                self.position(b) == other.position(b)
+                    && self.rotation(b) == other.rotation(b)
+                    && (self.position(b).is_none() || self.touch(b) == other.touch(b))
             })
     }
 }
@@ -90,6 +98,8 @@ impl Goals {
             position_weight: vec![0.0; bodies],
             rotation: vec![Quat::IDENTITY; bodies],
             rotation_weight: vec![0.0; bodies],
+            touch: vec![u32::MAX; bodies],
+            touching: false,
             deforms: Vec::new(),
             ground_height: 0.0,
         }
@@ -111,6 +121,10 @@ impl Goals {
     pub fn clear(&mut self) {
         self.position_weight.fill(0.0);
         self.rotation_weight.fill(0.0);
+        if self.touching {
+            self.touch.fill(u32::MAX);
+            self.touching = false;
+        }
         self.deforms.clear();
     }
 
@@ -149,6 +163,31 @@ impl Goals {
             self.rotation[body] = r;
             self.rotation_weight[body] = weight.min(1.0);
         }
+    }
+
+    /// The body `body`'s position goal is aimed at, meant to touch it (a hand sent to the
+    /// mouth), if any.
+    pub fn touch(&self, body: BodyId) -> Option<BodyId> {
+        let t = self.touch[body];
+        (t != u32::MAX).then_some(t as BodyId)
+    }
+
+    /// Says that `body`'s position goal is aimed at `other`, which it may touch: the IK
+    /// does not keep it out of that body, the one carrying it or those it carries (a hand
+    /// sent to the mouth sinks into the head). The clip evaluation sets it for every track
+    /// aimed at a body; a body out of range is ignored.
+    pub fn set_touch(&mut self, body: BodyId, other: BodyId) {
+        if other < self.len()
+            && let Some(t) = self.touch.get_mut(body)
+        {
+            *t = other as u32;
+            self.touching = true;
+        }
+    }
+
+    /// Whether any body's goal is sent to touch another ([`Goals::touch`]).
+    pub fn any_touch(&self) -> bool {
+        self.touching
     }
 
     /// Removes the body's position and rotation goals; the solver is then free to place it.
@@ -605,6 +644,9 @@ impl Plan {
                 }
                 ws.position_sum[b] += qs.position * w;
                 goals.position_weight[b] += w;
+                if let TargetSource::Body(other) = track.target {
+                    goals.set_touch(b, other);
+                }
             }
             if track.owns_rotation && sample.rotation.is_some() && sample.rotation_weight > 0.0 {
                 let w = sample.rotation_weight;

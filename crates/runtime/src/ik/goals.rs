@@ -71,6 +71,9 @@ pub(super) struct FrameGoals {
     /// The rotation that carried the centre goal to the joint: the rotation goal blended
     /// into the root-relative rest rotation. A goal body with no IK below it ends with it.
     pub rotation_used: Vec<Quat>,
+    /// Goal body and trunk body pairs the body is sent to touch ([`Goals::touch`]): the
+    /// touched body, the one carrying it and those it carries. Usually none.
+    pub touching: Vec<(u32, u32)>,
     /// Per target of the plan (in [`Plan::targets`] order), the weighted sums of its
     /// sources' goals: scratch of [`FrameGoals::prepare`], a few entries, not one per body.
     joint_sum: Vec<Vec3A>,
@@ -88,6 +91,22 @@ impl FrameGoals {
         }
         if plan.limbs.turned_pins {
             self.reachable_joints(plan, root);
+        }
+        self.touching.clear();
+        if !goals.any_touch() {
+            return;
+        }
+        for b in 0..goals.len().min(rig.len()) {
+            let Some(c) = goals.touch(b).filter(|&c| c < rig.len()) else {
+                continue;
+            };
+            let carries =
+                |s: usize| std::iter::successors(Some(s), |&x| rig.parent_of(x)).any(|x| x == c);
+            for s in (0..rig.len()).filter(|&s| rig.spine[s]) {
+                if Some(s) == rig.parent_of(c) || carries(s) {
+                    self.touching.push((b as u32, s as u32));
+                }
+            }
         }
     }
 

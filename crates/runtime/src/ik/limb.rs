@@ -262,6 +262,8 @@ pub(super) struct KeepOut {
 pub(super) struct PinKeepOut {
     /// Index into [`LimbPlan::pinned`].
     pub pin: u16,
+    /// The trunk body.
+    pub body: u32,
     /// The goal body: its capsule is what must stay out.
     pub target: u32,
     /// Half its capsule's axis in its own frame.
@@ -1119,6 +1121,7 @@ impl Builder<'_, '_> {
                 let side = (h0.lerp(h1, u) - c0.lerp(c1, v)).normalize_or_zero();
                 let bound = half.length() + clearance;
                 self.plan.pin_keep_out.push(PinKeepOut {
+                    body: s as u32,
                     side,
                     bound,
                     far_sq: self.far_sq(obstacle, bound),
@@ -1648,7 +1651,7 @@ fn overlap(
 ) -> Option<(Vec3A, f32)> {
     let t = k.target as usize;
     let hand = pin + (goals.centre[t] - goals.joint[t]);
-    if beyond(k, obstacles, hand) {
+    if beyond(k, obstacles, hand) || goals.touching.contains(&(k.target, k.body)) {
         return None;
     }
     let (centre, half_axis, _) = obstacles[k.obstacle as usize];

@@ -18,6 +18,9 @@ pub(super) struct LayerAccum {
     position_weight: Vec<f32>,
     rotation_sum: Vec<Quat>,
     rotation_weight: Vec<f32>,
+    /// Per body, the body its goal is sent to touch ([`Goals::touch`]) by the clip that
+    /// weighs most in the layer, and that weight.
+    touch: Vec<(u32, f32)>,
     /// Whether anything was added this frame (an empty layer is skipped).
     pub used: bool,
 }
@@ -39,6 +42,7 @@ impl LayerAccum {
             position_weight: vec![0.0; bodies],
             rotation_sum: vec![Quat::from_xyzw(0.0, 0.0, 0.0, 0.0); bodies],
             rotation_weight: vec![0.0; bodies],
+            touch: vec![(u32::MAX, 0.0); bodies],
             used: false,
         }
     }
@@ -49,6 +53,7 @@ impl LayerAccum {
             self.position_weight.fill(0.0);
             self.rotation_sum.fill(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0));
             self.rotation_weight.fill(0.0);
+            self.touch.fill((u32::MAX, 0.0));
             self.used = false;
         }
     }
@@ -66,6 +71,11 @@ impl LayerAccum {
                 let v = if self.additive { p - rest.position } else { p };
                 self.position_sum[b] += v * w;
                 self.position_weight[b] += w;
+                if let Some(t) = goals.touch(b)
+                    && w > self.touch[b].1
+                {
+                    self.touch[b] = (t as u32, w);
+                }
             }
             if let Some((r, gw)) = goals.rotation(b) {
                 let w = weight * gw;
@@ -93,12 +103,19 @@ pub(super) fn blend_layers(creature: &Creature, layers: &mut [LayerAccum], out: 
         let mut sum_p = Vec3::ZERO;
         let mut remaining_r = 1.0f32;
         let mut sum_r = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+        // The touch of the layer granted most of the position, as its weight share goes.
+        let mut touch = (u32::MAX, 0.0f32);
         for l in layers.iter().filter(|l| l.used && !l.additive) {
             let w = l.position_weight[b];
             if w > 0.0 && remaining_p > 0.0 {
                 let grant = w.min(1.0) * remaining_p;
                 sum_p += l.position_sum[b] / w * grant;
                 remaining_p -= grant;
+                let (t, tw) = l.touch[b];
+                let share = grant * tw / w;
+                if t != u32::MAX && share > touch.1 {
+                    touch = (t, share);
+                }
             }
             let w = l.rotation_weight[b];
             if w > 0.0 && remaining_r > 0.0 {
@@ -137,6 +154,9 @@ pub(super) fn blend_layers(creature: &Creature, layers: &mut [LayerAccum], out: 
         }
         out.set_position(b, position, position_weight);
         out.set_rotation(b, rotation, rotation_weight);
+        if touch.0 != u32::MAX && position_weight > 0.0 {
+            out.set_touch(b, touch.0 as usize);
+        }
     }
 }
 
