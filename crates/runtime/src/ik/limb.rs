@@ -256,6 +256,20 @@ pub(super) struct KeepOut {
     pub side: Vec3A,
 }
 
+/// A bone of [`LimbPlan::keep_out`] on the path of bones from its limb's attachment to a
+/// pin: where the limb is held nearly straight toward that pin, the keep-out can bend the
+/// bone aside only as far as the limb's slack allows (see [`pull_in`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct ChordKeepOut {
+    /// Index into [`LimbPlan::pinned`].
+    pub pin: u16,
+    /// Index into [`LimbPlan::keep_out`].
+    pub keep_out: u16,
+    /// Where the bone starts and ends along the path, as fractions of the pin's reach.
+    pub from: f32,
+    pub to: f32,
+}
+
 /// A hand whose goal is moved out of a trunk body it would sink into (see
 /// [`deflect_pins`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -361,6 +375,7 @@ pub(super) struct LimbPlan {
     pub projection: Vec<u16>,
     pub simplified: Vec<SimplifiedLimb>,
     pub keep_out: Vec<KeepOut>,
+    pub chord_keep_out: Vec<ChordKeepOut>,
     /// By pin, ascending.
     pub pin_keep_out: Vec<PinKeepOut>,
     /// The trunk's first, then the free limbs' ([`Obstacle::hang`]) from
@@ -1087,6 +1102,24 @@ impl Builder<'_, '_> {
                     bound,
                     far_sq: self.far_sq(obstacle, bound),
                 });
+                let keep_out = (self.plan.keep_out.len() - 1) as u16;
+                for (pin, &(anchor, reach)) in self.plan.reach.iter().enumerate() {
+                    let mut at = self.plan.pinned[pin];
+                    if anchor != Anchor::Attachment(first) || !(first..end).contains(&at) {
+                        continue;
+                    }
+                    while at != b && at != first && at != NO_PARTICLE {
+                        at = self.plan.particles[at as usize].parent;
+                    }
+                    if at == b && reach > 0.0 {
+                        self.plan.chord_keep_out.push(ChordKeepOut {
+                            pin: pin as u16,
+                            keep_out,
+                            from: path[(a - first) as usize] / reach,
+                            to: path[(b - first) as usize] / reach,
+                        });
+                    }
+                }
             }
         }
         // A goal raised into the belly would put the hand there: hands keep out of every
@@ -1409,26 +1442,47 @@ pub(super) fn solve_limbs(
         p[q as usize] = Vec3A::from(pose[s].position) + rotate(delta[s], particle.from_spine);
     }
     let mut passes = 0;
-    let mut converged = plan.ops.is_empty();
-    for _ in 0..tuning.iterations {
-        let (ops, all_hinges) = match &plan.first_ops {
-            Some((ops, all_hinges)) if passes == 0 => (ops, *all_hinges),
-            _ => (&plan.ops, plan.all_hinges),
-        };
-        passes += 1;
-        let pass = relax(p, ops);
-        if pass.worst <= plan.tolerance || (all_hinges && pass.hinges_met) {
-            // A pass that moves nothing but leaves a hinge or tripod short of its lengths is
-            // stuck, not done: its pins cannot all be met from where they are.
-            converged = pass.hinges_met;
+    // A second round only where a limb held straight could not keep a bone out for want of
+    // room (see [`pull_in`]).
+    for round in 0..2 {
+        let mut converged = plan.ops.is_empty();
+        for _ in 0..tuning.iterations {
+            let (ops, all_hinges) = match &plan.first_ops {
+                Some((ops, all_hinges)) if passes == 0 => (ops, *all_hinges),
+                _ => (&plan.ops, plan.all_hinges),
+            };
+            passes += 1;
+            let pass = relax(p, ops);
+            if pass.worst <= plan.tolerance || (all_hinges && pass.hinges_met) {
+                // A pass that moves nothing but leaves a hinge or tripod short of its lengths
+                // is stuck, not done: its pins cannot all be met from where they are.
+                converged = pass.hinges_met;
+                break;
+            }
+        }
+        if !converged {
+            passes += super::reach::finish(
+                plan,
+                tuning,
+                goals,
+                &mut scratch.pins,
+                p,
+                &mut scratch.sweep,
+            );
+        }
+        if !keeps_out || plan.keep_out.is_empty() {
             break;
         }
-    }
-    if !converged {
-        passes += super::reach::finish(plan, tuning, goals, pins, p, &mut scratch.sweep);
-    }
-    if keeps_out && !plan.keep_out.is_empty() {
         passes += keep_out_rounds(plan, tuning, p, scratch, delta);
+        if round > 0
+            || plan.chord_keep_out.is_empty()
+            || !pull_in(plan, goals, &scratch.obstacles, p, &mut scratch.pins)
+        {
+            break;
+        }
+        for (&q, &at) in plan.pinned.iter().zip(&scratch.pins) {
+            p[q as usize] = at;
+        }
     }
     for (k, &stretch) in scratch.stretch.iter().enumerate() {
         if stretch > 1.0 {
@@ -1564,6 +1618,93 @@ fn deflect_pins(
             pins[pin] = goal;
         }
     }
+}
+
+/// Brings each pin nearer its limb's attachment where, once solved, a bone of the limb still
+/// sinks into a trunk body for want of room. A limb held nearly straight toward its pin (a
+/// goal beyond its reach, a hand sent to the mouth at arm's length) lies along the line
+/// between them: where that line runs through a neck, the keep-out cannot push the bone
+/// aside without bending the limb, which the pin, held at the reach, does not allow. Bowing
+/// the point `a` along a limb `a + b` long by `h` shortens its chord to
+/// `√(a² − h²) + √(b² − h²)` (see [`bowed_chord`]): the pin is brought in along the line by
+/// what bowing that point further by the bone's depth costs, and the limb is solved once
+/// more. The hand stays on the line toward its goal, short by the bow's cost: a few per
+/// cent for a neck across the middle of an arm, nothing for a limb with room to bend.
+/// Whether the pin is pulled in, so the limb must be solved again.
+fn pull_in(
+    plan: &LimbPlan,
+    goals: &FrameGoals,
+    obstacles: &[(Vec3A, Vec3A, f32)],
+    p: &[Vec3A],
+    pins: &mut [Vec3A],
+) -> bool {
+    let mut any = false;
+    for c in &plan.chord_keep_out {
+        let k = &plan.keep_out[c.keep_out as usize];
+        if k.obstacle >= plan.first_hanging {
+            continue;
+        }
+        let pin = c.pin as usize;
+        let (Anchor::Attachment(a), reach) = plan.reach[pin] else {
+            continue;
+        };
+        // A hand sent to touch a body comes to it along a line that ends in it.
+        let target = plan.particles[plan.pinned[pin] as usize].goal_body;
+        if goals
+            .touching
+            .contains(&(target, plan.obstacles[k.obstacle as usize].body))
+        {
+            continue;
+        }
+        let (b0, b1) = (p[k.a as usize], p[k.b as usize]);
+        let (centre, half_axis, _) = obstacles[k.obstacle as usize];
+        let (s, t) = segment_closest(
+            b0.into(),
+            b1.into(),
+            (centre - half_axis).into(),
+            (centre + half_axis).into(),
+        );
+        let gap = b0.lerp(b1, s) - (centre + half_axis * (2.0 * t - 1.0));
+        let out = k.clearance - gap.length();
+        if out <= 0.0 || !out.is_finite() {
+            continue;
+        }
+        let from = p[a as usize];
+        let line = pins[pin] - from;
+        let chord = line.length();
+        let at = reach * (c.from + s * (c.to - c.from));
+        let now = bowed(at, reach - at, chord);
+        let room = bowed_chord(at, reach - at, now + out);
+        if chord > room && chord > 1e-6 * reach {
+            pins[pin] = from + line * (room / chord);
+            any = true;
+        }
+    }
+    any
+}
+
+/// The chord of two bones `a` and `b` long, end to end, whose joint stands `h` off the line
+/// between their far ends.
+fn bowed_chord(a: f32, b: f32, h: f32) -> f32 {
+    (a * a - h * h).max(0.0).sqrt() + (b * b - h * h).max(0.0).sqrt()
+}
+
+/// How far off the line between their far ends the joint of two bones `a` and `b` long
+/// stands with their ends `chord` apart: [`bowed_chord`] inverted (by halving).
+fn bowed(a: f32, b: f32, chord: f32) -> f32 {
+    let (mut lo, mut hi) = (0.0f32, a.min(b));
+    if bowed_chord(a, b, hi) >= chord {
+        return hi;
+    }
+    for _ in 0..40 {
+        let mid = 0.5 * (lo + hi);
+        if bowed_chord(a, b, mid) >= chord {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 /// Brings each pin bound by feet (`LimbPlan::foot_bounds`) within what its bones reach
