@@ -1476,7 +1476,7 @@ pub(super) fn solve_limbs(
         passes += keep_out_rounds(plan, tuning, p, scratch, delta);
         if round > 0
             || plan.chord_keep_out.is_empty()
-            || !pull_in(plan, goals, &scratch.obstacles, p, &mut scratch.pins)
+            || !pull_in(plan, goals, delta, &scratch.obstacles, p, &mut scratch.pins)
         {
             break;
         }
@@ -1625,15 +1625,16 @@ fn deflect_pins(
 /// goal beyond its reach, a hand sent to the mouth at arm's length) lies along the line
 /// between them: where that line runs through a neck, the keep-out cannot push the bone
 /// aside without bending the limb, which the pin, held at the reach, does not allow. Bowing
-/// the point `a` along a limb `a + b` long by `h` shortens its chord to
-/// `√(a² − h²) + √(b² − h²)` (see [`bowed_chord`]): the pin is brought in along the line by
-/// what bowing that point further by the bone's depth costs, and the limb is solved once
-/// more. The hand stays on the line toward its goal, short by the bow's cost: a few per
-/// cent for a neck across the middle of an arm, nothing for a limb with room to bend.
-/// Whether the pin is pulled in, so the limb must be solved again.
+/// the point `a` along a limb `a + b` long by `h` off the line shortens its chord to
+/// `√(a² − h²) + √(b² − h²)` (see [`bowed_chord`]): the pin is brought in along the line
+/// until that point could bow out past the clearance, on the side the keep-out pushes it to,
+/// and the limb is solved once more. The hand stays on the line toward its goal, short by
+/// the bow's cost: a few per cent for a neck across the middle of an arm, nothing for a limb
+/// with room to bend. Whether any pin was brought in, so the limbs must be solved again.
 fn pull_in(
     plan: &LimbPlan,
     goals: &FrameGoals,
+    delta: &[Quat],
     obstacles: &[(Vec3A, Vec3A, f32)],
     p: &[Vec3A],
     pins: &mut [Vec3A],
@@ -1673,8 +1674,25 @@ fn pull_in(
         let line = pins[pin] - from;
         let chord = line.length();
         let at = reach * (c.from + s * (c.to - c.from));
-        let now = bowed(at, reach - at, chord);
-        let room = bowed_chord(at, reach - at, now + out);
+        // How far the bone's part of the straight line passes from the body's axis, and on
+        // which side the keep-out pushes it out: the limb must bow that point out past the
+        // clearance there, across the axis where the push leans back to the bone's side at
+        // rest.
+        let (l0, l1) = (from + line * c.from, from + line * c.to);
+        let (u, v) = segment_closest(
+            l0.into(),
+            l1.into(),
+            (centre - half_axis).into(),
+            (centre + half_axis).into(),
+        );
+        let off = l0.lerp(l1, u) - (centre + half_axis * (2.0 * v - 1.0));
+        let across = off.length();
+        let side = obstacle_turn(plan, delta, k.obstacle) * k.side;
+        let need = match out_of(off, across, k.clearance, side) {
+            Some(normal) if normal.dot(off) < 0.0 => k.clearance + across,
+            _ => k.clearance - across,
+        };
+        let room = bowed_chord(at, reach - at, need);
         if chord > room && chord > 1e-6 * reach {
             pins[pin] = from + line * (room / chord);
             any = true;
@@ -1687,24 +1705,6 @@ fn pull_in(
 /// between their far ends.
 fn bowed_chord(a: f32, b: f32, h: f32) -> f32 {
     (a * a - h * h).max(0.0).sqrt() + (b * b - h * h).max(0.0).sqrt()
-}
-
-/// How far off the line between their far ends the joint of two bones `a` and `b` long
-/// stands with their ends `chord` apart: [`bowed_chord`] inverted (by halving).
-fn bowed(a: f32, b: f32, chord: f32) -> f32 {
-    let (mut lo, mut hi) = (0.0f32, a.min(b));
-    if bowed_chord(a, b, hi) >= chord {
-        return hi;
-    }
-    for _ in 0..40 {
-        let mid = 0.5 * (lo + hi);
-        if bowed_chord(a, b, mid) >= chord {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
 }
 
 /// Brings each pin bound by feet (`LimbPlan::foot_bounds`) within what its bones reach
