@@ -1473,8 +1473,10 @@ pub(super) fn solve_limbs(
         if !keeps_out || plan.keep_out.is_empty() {
             break;
         }
-        passes += keep_out_rounds(plan, tuning, p, scratch, delta);
+        let (kept, pushing) = keep_out_rounds(plan, tuning, p, scratch, delta);
+        passes += kept;
         if round > 0
+            || !pushing
             || plan.chord_keep_out.is_empty()
             || !pull_in(plan, goals, delta, &scratch.obstacles, p, &mut scratch.pins)
         {
@@ -1493,8 +1495,8 @@ pub(super) fn solve_limbs(
 }
 
 /// Keeps the arms out of the trunk: rounds of [`keep_out`] and passes to restore the
-/// bones' lengths, while any bone is in. Returns the passes run. Not inlined, so the
-/// solve's own loop keeps its registers.
+/// bones' lengths, while any bone is in. Returns the passes run, and whether the last round
+/// still found a bone in. Not inlined, so the solve's own loop keeps its registers.
 #[inline(never)]
 fn keep_out_rounds(
     plan: &LimbPlan,
@@ -1502,12 +1504,13 @@ fn keep_out_rounds(
     p: &mut [Vec3A],
     scratch: &mut LimbScratch,
     delta: &[Quat],
-) -> u32 {
-    let mut passes = 0;
+) -> (u32, bool) {
+    let (mut passes, mut pushing) = (0, false);
     for _ in 0..tuning.keep_out_rounds {
         scratch.unpushed.clear();
         scratch.unpushed.extend_from_slice(p);
-        if !keep_out(plan, &scratch.obstacles, delta, p) {
+        pushing = keep_out(plan, &scratch.obstacles, delta, p);
+        if !pushing {
             break;
         }
         // The passes that restore the pushed bones' lengths would also take up whatever
@@ -1528,7 +1531,7 @@ fn keep_out_rounds(
             *q -= settled - unpushed;
         }
     }
-    passes
+    (passes, pushing)
 }
 
 /// Where the posed spine puts each obstacle: its centre and half axis, and one over the half
@@ -1658,7 +1661,14 @@ fn pull_in(
             continue;
         }
         let (b0, b1) = (p[k.a as usize], p[k.b as usize]);
-        let (centre, half_axis, _) = obstacles[k.obstacle as usize];
+        let (centre, half_axis, inv_axis_sq) = obstacles[k.obstacle as usize];
+        // As the keep-out: most pairs are apart by far more.
+        let mid = (b0 + b1) * 0.5;
+        if far_apart(mid, centre, k.far_sq)
+            || from_axis(mid, centre, half_axis, inv_axis_sq).length_squared() >= k.bound * k.bound
+        {
+            continue;
+        }
         let (s, t) = segment_closest(
             b0.into(),
             b1.into(),
@@ -1693,7 +1703,8 @@ fn pull_in(
             _ => k.clearance - across,
         };
         let room = bowed_chord(at, reach - at, need);
-        if chord > room && chord > 1e-6 * reach {
+        // Less than the passes count as met would be solved again for nothing.
+        if chord - room > plan.tolerance {
             pins[pin] = from + line * (room / chord);
             any = true;
         }
