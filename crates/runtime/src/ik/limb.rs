@@ -1639,7 +1639,7 @@ fn pull_in(
     goals: &FrameGoals,
     delta: &[Quat],
     obstacles: &[(Vec3A, Vec3A, f32)],
-    p: &[Vec3A],
+    p: &mut [Vec3A],
     pins: &mut [Vec3A],
 ) -> bool {
     let mut any = false;
@@ -1698,15 +1698,44 @@ fn pull_in(
         let off = l0.lerp(l1, u) - (centre + half_axis * (2.0 * v - 1.0));
         let across = off.length();
         let side = obstacle_turn(plan, delta, k.obstacle) * k.side;
-        let need = match out_of(off, across, k.clearance, side) {
-            Some(normal) if normal.dot(off) < 0.0 => k.clearance + across,
-            _ => k.clearance - across,
+        let Some(normal) = out_of(off, across, k.clearance, side) else {
+            continue;
         };
+        let need = if normal.dot(off) < 0.0 {
+            k.clearance + across
+        } else {
+            k.clearance - across
+        };
+        // No more than the bow the limb has room for and the depth it still sinks: the
+        // pull-in grows from nothing as the bone starts to sink.
+        let need = need.min(bowed(at, reach - at, chord) + out);
         let room = bowed_chord(at, reach - at, need);
         // Less than the passes count as met would be solved again for nothing.
-        if chord - room > plan.tolerance {
-            pins[pin] = from + line * (room / chord);
-            any = true;
+        if chord - room <= plan.tolerance {
+            continue;
+        }
+        pins[pin] = from + line * (room / chord);
+        any = true;
+        // The limb bowed that way by the depth to start the passes from: a straight limb
+        // whose pin comes nearer bends whichever way rounding sends its joints, and one ulp
+        // of the goal flipped it from frame to frame.
+        let dir = line / chord;
+        let Some(bend) = (normal - dir * normal.dot(dir)).try_normalize() else {
+            continue;
+        };
+        let peak = at / reach;
+        let mut q = plan.particles[plan.pinned[pin] as usize].parent;
+        let mut to_pin = plan.particles[plan.pinned[pin] as usize].rest_len;
+        while q != a && q != NO_PARTICLE {
+            let f = 1.0 - to_pin / reach;
+            let w = if f <= peak {
+                f / peak.max(1e-6)
+            } else {
+                (1.0 - f) / (1.0 - peak).max(1e-6)
+            };
+            p[q as usize] += bend * (out * w.clamp(0.0, 1.0));
+            to_pin += plan.particles[q as usize].rest_len;
+            q = plan.particles[q as usize].parent;
         }
     }
     any
@@ -1716,6 +1745,24 @@ fn pull_in(
 /// between their far ends.
 fn bowed_chord(a: f32, b: f32, h: f32) -> f32 {
     (a * a - h * h).max(0.0).sqrt() + (b * b - h * h).max(0.0).sqrt()
+}
+
+/// How far off the line between their far ends the joint of two bones `a` and `b` long
+/// stands with their ends `chord` apart: [`bowed_chord`] inverted, by halving.
+fn bowed(a: f32, b: f32, chord: f32) -> f32 {
+    let (mut near, mut far) = (0.0f32, a.min(b));
+    if bowed_chord(a, b, far) >= chord {
+        return far;
+    }
+    for _ in 0..24 {
+        let mid = 0.5 * (near + far);
+        if bowed_chord(a, b, mid) >= chord {
+            near = mid;
+        } else {
+            far = mid;
+        }
+    }
+    near
 }
 
 /// Brings each pin bound by feet (`LimbPlan::foot_bounds`) within what its bones reach
