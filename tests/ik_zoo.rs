@@ -257,6 +257,16 @@ fn a_hand_on_a_planted_leg_yields_to_the_foot() {
 
 /// How deep body `b` sinks into body `s` in `pose`, beyond how deep it sinks at rest, in the
 /// thinner radius of the two (the grid's measure of interpenetration).
+/// The bodies with `cap` that carry nothing: the hands, mouths and feet a goal would go to.
+fn leaves(
+    c: &anymorph::runtime::creature::Creature,
+    cap: anymorph::runtime::creature::Cap,
+) -> Vec<usize> {
+    (0..c.len())
+        .filter(|&b| c.body(b).has_cap(&cap) && c.children(b).is_empty())
+        .collect()
+}
+
 fn sinks(
     c: &anymorph::runtime::creature::Creature,
     pose: &[anymorph::runtime::pose::BodyPose],
@@ -293,15 +303,10 @@ fn a_hand_sent_to_touch_the_mouth_is_not_kept_out_of_the_head() {
     let mut worst = (0.0f32, String::new());
     for seed in 30_000..32_000u64 {
         let c = anymorph::zoo::generate(seed).unwrap();
-        let with_cap = |cap: Cap| -> Vec<usize> {
-            (0..c.len())
-                .filter(|&b| c.body(b).has_cap(&cap) && c.children(b).is_empty())
-                .collect()
-        };
         let (mouths, hands, feet) = (
-            with_cap(Cap::Mouth),
-            with_cap(Cap::Grasper),
-            with_cap(Cap::Foot),
+            leaves(&c, Cap::Mouth),
+            leaves(&c, Cap::Grasper),
+            leaves(&c, Cap::Foot),
         );
         let mut solver = IkSolver::new(&c);
         let mut bare = IkTuning::default();
@@ -390,12 +395,7 @@ fn a_straight_limb_reaching_past_a_neck_keeps_its_bones_out_of_it() {
     let (mut tried, mut sunk) = (0, Vec::new());
     for seed in 40_000..41_500u64 {
         let c = anymorph::zoo::generate(seed).unwrap();
-        let leaves = |cap: Cap| -> Vec<usize> {
-            (0..c.len())
-                .filter(|&b| c.body(b).has_cap(&cap) && c.children(b).is_empty())
-                .collect()
-        };
-        let (hands, feet) = (leaves(Cap::Grasper), leaves(Cap::Foot));
+        let (hands, feet) = (leaves(&c, Cap::Grasper), leaves(&c, Cap::Foot));
         let spine: Vec<usize> = (0..c.len()).filter(|&s| c.is_spine(s)).collect();
         let necks: Vec<usize> = spine
             .iter()

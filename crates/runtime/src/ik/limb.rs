@@ -1669,13 +1669,7 @@ fn pull_in(
         {
             continue;
         }
-        let (s, t) = segment_closest(
-            b0.into(),
-            b1.into(),
-            (centre - half_axis).into(),
-            (centre + half_axis).into(),
-        );
-        let gap = b0.lerp(b1, s) - (centre + half_axis * (2.0 * t - 1.0));
+        let (s, gap) = axis_gap(b0, b1, centre, half_axis);
         let out = k.clearance - gap.length();
         if out <= 0.0 || !out.is_finite() {
             continue;
@@ -1689,13 +1683,7 @@ fn pull_in(
         // clearance there, across the axis where the push leans back to the bone's side at
         // rest.
         let (l0, l1) = (from + line * c.from, from + line * c.to);
-        let (u, v) = segment_closest(
-            l0.into(),
-            l1.into(),
-            (centre - half_axis).into(),
-            (centre + half_axis).into(),
-        );
-        let off = l0.lerp(l1, u) - (centre + half_axis * (2.0 * v - 1.0));
+        let (_, off) = axis_gap(l0, l1, centre, half_axis);
         let across = off.length();
         let side = obstacle_turn(plan, delta, k.obstacle) * k.side;
         let Some(normal) = out_of(off, across, k.clearance, side) else {
@@ -1927,6 +1915,22 @@ fn out_of(gap: Vec3A, dist: f32, clearance: f32, side: Vec3A) -> Option<Vec3A> {
     (gap / clearance + side * (HAND_SIDE_LEAN * depth)).try_normalize()
 }
 
+/// The segment `p0`–`p1` against a body's axis (`half_axis` either side of `centre`): how far
+/// along the segment they come nearest, and the segment's point there less the axis's.
+#[inline(always)]
+fn axis_gap(p0: Vec3A, p1: Vec3A, centre: Vec3A, half_axis: Vec3A) -> (f32, Vec3A) {
+    let (s, t) = segment_closest(
+        p0.into(),
+        p1.into(),
+        (centre - half_axis).into(),
+        (centre + half_axis).into(),
+    );
+    (
+        s,
+        (p0 + (p1 - p0) * s) - (centre + half_axis * (2.0 * t - 1.0)),
+    )
+}
+
 /// `point` less the point of a body's axis nearest it: the axis runs `half_axis` either
 /// side of `centre`, and `inv_axis_sq` is one over `half_axis`'s squared length.
 #[inline(always)]
@@ -1991,13 +1995,7 @@ fn keep_out(
         {
             continue;
         }
-        let (s, t) = segment_closest(
-            a.into(),
-            b.into(),
-            (centre - half_axis).into(),
-            (centre + half_axis).into(),
-        );
-        let gap = (a + (b - a) * s) - (centre + half_axis * (2.0 * t - 1.0));
+        let (s, gap) = axis_gap(a, b, centre, half_axis);
         let dist_sq = gap.length_squared();
         if dist_sq >= k.clearance * k.clearance || !dist_sq.is_finite() {
             continue;
