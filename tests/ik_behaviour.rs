@@ -822,9 +822,12 @@ fn a_pull_near_the_root_does_not_swing_the_spine_ahead() {
         }
         worst / (from.distance(to) / steps as f32)
     };
-    let mut unlimited = IkTuning::default();
+    // The lever alone: with the give's bound too, the spine moves too little to show it.
+    let mut lever_only = IkTuning::default();
+    lever_only.spine.limb_give_most = f32::MAX;
+    let mut unlimited = lever_only.clone();
     unlimited.spine.limb_give_lever = f32::MAX;
-    let (limited, free) = (sweep(IkTuning::default()), sweep(unlimited));
+    let (limited, free) = (sweep(lever_only), sweep(unlimited));
     assert!(
         free > 3.0,
         "unlimited, the spine ahead moved at most {free} times the goal's step: the test shows nothing"
@@ -951,7 +954,11 @@ fn a_spine_folding_toward_an_unreachable_goal_bends_on_smoothly() {
         ..Default::default()
     };
     ch.play(&clip, params).unwrap();
-    let mut solver = IkSolver::new(&c);
+    // The give unbounded, as in the paper: bounded (`spine.limb_give_most`), the chest
+    // leans too little to buckle.
+    let mut tuning = IkTuning::default();
+    tuning.spine.limb_give_most = f32::MAX;
+    let mut solver = IkSolver::with_tuning(&c, tuning);
     solver.set_record_debug(true);
     let mut out = Vec::new();
     // Every 2 ms from 0.452 s (the first update starts the clip), while the hand goes

@@ -2,14 +2,14 @@
 //! constraint to the spine, spine splines between the particles, inner iterations leaves
 //! inward inside outer iterations that watch for buckling.
 
-use super::constraint::{Constraint, Hinges, Op, compile, relax, soft_correction};
+use super::constraint::{Constraint, Hinges, Op, compile, relax};
 use super::goals::{FrameGoals, RootPose};
 use super::limb::SimplifiedLimb;
 use super::plan::Topology;
 use super::setup::{NONE, Rig};
 use super::spline::{SegmentRecord, record_segment};
 use super::tuning::{SpineTuning, shares};
-use crate::creature::Creature;
+use crate::creature::{Cap, Creature};
 use crate::math::{rotate, smoothstep};
 use glam::{Quat, Vec3A};
 
@@ -116,6 +116,10 @@ pub(super) struct SpinePlan {
     pub constraints: Vec<Constraint>,
     /// What a pass runs: the constraints with hinges merged.
     pub ops: Vec<Op>,
+    /// The passes that follow when the spine could not meet every goal: the same without
+    /// the limbs whose goals do not hold the creature up (see [`iterate`]). Empty when no
+    /// limb's goal is a foot's, or every one is.
+    pub held_ops: Vec<Op>,
     pub leafward: Vec<u16>,
     pub segments: Vec<Segment>,
     /// Groups of particles whose bodies share a rest pivot (forks off one spine body, each
@@ -242,6 +246,7 @@ impl SpinePlan {
 
         // Simplified limbs hang pinned goal particles off their spine particle.
         let mut limb_constraints: Vec<Vec<Constraint>> = vec![Vec::new(); count];
+        let mut reaching_slots = Vec::new();
         for s in simplified {
             let i = particle_of[s.spine_body as usize];
             if i == u16::MAX
@@ -252,6 +257,9 @@ impl SpinePlan {
             }
             let slot = (count + plan.goal_slots.len()) as u16;
             plan.goal_slots.push(s.goal_body);
+            if !creature.body(s.goal_body as usize).has_cap(&Cap::Foot) {
+                reaching_slots.push(slot);
+            }
             let (share, _) = shares(t.limb_attach_mass, t.limb_goal_mass);
             let reach = s.reach.max(s.rest_chord);
             let q = plan.particles[i as usize];
@@ -264,6 +272,7 @@ impl SpinePlan {
                 attach: i,
                 reach,
                 zone: t.limb_give_zone.max(0.0) * reach,
+                most: t.limb_give_most.max(0.0) * reach,
                 follow: if q.rest_len + beyond > 0.0 {
                     (t.limb_give_lever.max(0.0) * q.rest_len / (q.rest_len + beyond)).min(1.0)
                 } else {
@@ -313,6 +322,15 @@ impl SpinePlan {
             .map(|i| i >= count || plan.particles[i].fixed || plan.particles[i].goal_body != NONE)
             .collect();
         plan.ops = compile(&plan.constraints, &still, Hinges::Anchored).ops;
+        if !reaching_slots.is_empty() && reaching_slots.len() < plan.goal_slots.len() {
+            let held: Vec<Constraint> = plan
+                .constraints
+                .iter()
+                .filter(|c| !reaching_slots.contains(&c.b))
+                .copied()
+                .collect();
+            plan.held_ops = compile(&held, &still, Hinges::Anchored).ops;
+        }
 
         let rest: Vec<Vec3A> = plan
             .particles
@@ -450,7 +468,8 @@ impl SpinePlan {
 
 /// A simplified limb holds back before it pulls the spine: as its goal passes the limb's
 /// reach the spine eases in (C1, by the soft-correction curve) over `spine.limb_give_zone`
-/// of the reach, and then follows the goal fully. The give is measured once, from where the
+/// of the reach, and then follows the goal, easing out again into `spine.limb_give_most` of
+/// the reach (see [`SpineTuning::limb_give_most`]). The give is measured once, from where the
 /// root-relative rest pose puts the spine particle, so the constraint stays hard: the result
 /// does not depend on how many passes run, and the chest (and the head riding on it) turns
 /// smoothly as an animated reach grazes the arm's length.
@@ -466,6 +485,8 @@ pub(super) struct LimbGive {
     /// so it follows only as much as keeps that sweep within `spine.limb_give_lever` times
     /// the pull (see [`SpineTuning::limb_give_lever`]).
     pub follow: f32,
+    /// The most the spine moves toward the goal (`spine.limb_give_most` of the reach).
+    pub most: f32,
 }
 
 impl LimbGive {
@@ -478,8 +499,36 @@ impl LimbGive {
         if excess <= 0.0 || !dist.is_finite() {
             return goal;
         }
-        let kept = excess - self.follow * soft_correction(excess, self.zone);
+        let pulled = self.follow * give(excess, self.zone, self.most);
+        let kept = excess - pulled;
         goal - d * (kept / dist)
+    }
+}
+
+/// How far the spine follows a goal `excess` beyond the reach: it eases in over `zone` (the
+/// soft-correction curve, at most slope 1), follows, and eases out as gently into `most`,
+/// which it then keeps. A `most` too small to reach full slope meets the ease-out halfway,
+/// so the curve never bends more sharply than the ease-in: a knee sharper than it jerked the
+/// spine to a stop as a goal swept out.
+fn give(excess: f32, zone: f32, most: f32) -> f32 {
+    if most <= 0.0 {
+        return 0.0;
+    }
+    if zone <= 0.0 {
+        return excess.min(most);
+    }
+    let ease = zone.min((most * zone).sqrt());
+    let slope = ease / zone;
+    let out = most / slope;
+    if excess <= ease {
+        excess * excess / (2.0 * zone)
+    } else if excess <= out {
+        slope * (0.5 * ease + excess - ease)
+    } else if excess <= out + ease {
+        let left = out + ease - excess;
+        most - left * left / (2.0 * zone)
+    } else {
+        most
     }
 }
 
@@ -623,7 +672,22 @@ fn iterate(
             return passes;
         }
     }
-    total
+    // The goals could not all be met. A foot holds the creature up and a hand does not
+    // (see `Builder::mark_support` in limb.rs), so the spine leans toward the hands only as
+    // far as the feet allow: passes without the hands' limbs take the spine from where the
+    // hands pulled it to the nearest place the feet and the spine's own bones accept. The
+    // hands then reach from there. Split evenly, a rear arm sent a body length ahead of a
+    // walking creature folded its spine forward and dragged a planted foot half a metre.
+    let mut passes = total;
+    if !plan.held_ops.is_empty() {
+        for _ in 0..total {
+            passes += 1;
+            if relax(p, &plan.held_ops).worst <= plan.tolerance {
+                break;
+            }
+        }
+    }
+    passes
 }
 
 /// The buckling metric turned into the anti-buckling weight (0..1): how much more than at
@@ -655,6 +719,7 @@ fn buckling(plan: &SpinePlan, p: &[Vec3A], tuning: &SpineTuning) -> f32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::constraint::soft_correction;
     use super::*;
     use proptest::prelude::*;
 
@@ -667,6 +732,36 @@ mod tests {
             .map(|b| bend(p[b.r as usize], p[b.i as usize], p[b.c as usize]) - b.rest)
             .fold(0.0f32, f32::max);
         smoothstep(tuning.buckling_start, tuning.buckling_full, worst)
+    }
+
+    /// The spine's pull toward a far goal: the soft-correction curve until it nears its
+    /// most, which it never passes; it never shrinks as the goal goes farther, has no kink,
+    /// and never bends more sharply than its ease-in.
+    #[test]
+    fn the_spines_give_eases_in_and_out() {
+        let zone = 0.6;
+        for most in [0.0f32, 0.05, 0.2, 0.3, 0.6, 2.0] {
+            let h = 1e-3;
+            let slope = |x: f32| (give(x + h, zone, most) - give(x - h, zone, most)) / (2.0 * h);
+            let mut last = 0.0;
+            for i in 0..=600 {
+                let x = 4.0 * i as f32 / 600.0;
+                let y = give(x, zone, most);
+                assert!(y <= most && y >= last - 1e-6, "{most}: {x} gives {y}");
+                if most >= 2.0 && x <= 1.5 {
+                    assert!((y - soft_correction(x, zone)).abs() < 1e-5, "{x}: {y}");
+                }
+                last = y;
+                if i > 0 {
+                    let bend = (slope(x + 2.0 * h) - slope(x - 2.0 * h)) / (4.0 * h);
+                    assert!(
+                        bend.abs() <= 1.0 / zone + 0.05,
+                        "{most}: bends {bend} at {x}"
+                    );
+                }
+            }
+            assert!((give(10.0, zone, most) - most).abs() < 1e-6);
+        }
     }
 
     fn point() -> impl Strategy<Value = Vec3A> {
