@@ -676,8 +676,9 @@ fn iterate(
     // (see `Builder::mark_support` in limb.rs), so the spine leans toward the hands only as
     // far as the feet allow: passes without the hands' limbs take the spine from where the
     // hands pulled it to the nearest place the feet and the spine's own bones accept. The
-    // hands then reach from there. Split evenly, a rear arm sent a body length ahead of a
-    // walking creature folded its spine forward and dragged a planted foot half a metre.
+    // hands then reach from there. Every foot held and a hand sent three limb lengths away
+    // (`planted_feet_hold_while_a_hand_reaches_far`), 42 of 10,452 feet ended over 1 % of
+    // their leg off without these passes (worst 26 %), 33 with them (worst 18 %).
     let mut passes = total;
     if !plan.held_ops.is_empty() {
         for _ in 0..total {
