@@ -265,7 +265,6 @@ fn a_hand_on_a_planted_leg_yields_to_the_foot() {
 #[test]
 fn planted_feet_hold_while_a_hand_reaches_far() {
     use anymorph::runtime::creature::Cap;
-    use anymorph::runtime::eval::Goals;
     use anymorph::runtime::ik::IkSolver;
     use glam::Vec3;
     let (mut solves, mut over) = (0, 0);
@@ -281,11 +280,7 @@ fn planted_feet_hold_while_a_hand_reaches_far() {
             }
             let far = 3.0 * c.limb_length(hand);
             for dir in [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z] {
-                let mut goals = Goals::new(c.len());
-                for &f in &feet {
-                    goals.set_position(f, c.body(f).position, 1.0);
-                    goals.set_rotation(f, c.body(f).rotation, 1.0);
-                }
+                let mut goals = held_at_rest(&c, &feet);
                 goals.set_position(hand, c.body(hand).position + dir * far, 1.0);
                 solver.solve(&c, &goals, &mut out);
                 assert!(out.iter().all(|p| p.is_finite()), "{}: NaN", c.name());
@@ -323,6 +318,19 @@ fn planted_feet_hold_while_a_hand_reaches_far() {
         100.0 * worst.0,
         worst.1
     );
+}
+
+/// Goals holding `bodies` (the feet) where they rest, position and rotation.
+fn held_at_rest(
+    c: &anymorph::runtime::creature::Creature,
+    bodies: &[usize],
+) -> anymorph::runtime::eval::Goals {
+    let mut goals = anymorph::runtime::eval::Goals::new(c.len());
+    for &b in bodies {
+        goals.set_position(b, c.body(b).position, 1.0);
+        goals.set_rotation(b, c.body(b).rotation, 1.0);
+    }
+    goals
 }
 
 /// The bodies with `cap` that carry nothing: the hands, mouths and feet a goal would go to.
@@ -367,7 +375,6 @@ fn sinks(
 #[test]
 fn a_hand_sent_to_touch_the_mouth_is_not_kept_out_of_the_head() {
     use anymorph::runtime::creature::Cap;
-    use anymorph::runtime::eval::Goals;
     use anymorph::runtime::ik::{IkSolver, IkTuning};
     let (mut clear, mut over) = (0, 0);
     let mut worst = (0.0f32, String::new());
@@ -390,11 +397,7 @@ fn a_hand_sent_to_touch_the_mouth_is_not_kept_out_of_the_head() {
                     || std::iter::successors(Some(s), |&x| c.parent(x)).any(|x| x == m)
             };
             for &h in &hands {
-                let mut goals = Goals::new(c.len());
-                for &f in &feet {
-                    goals.set_position(f, c.body(f).position, 1.0);
-                    goals.set_rotation(f, c.body(f).rotation, 1.0);
-                }
+                let mut goals = held_at_rest(&c, &feet);
                 let goal = c.body(m).position;
                 goals.set_position(h, goal, 1.0);
                 goals.set_touch(h, m);
@@ -460,7 +463,6 @@ fn a_hand_sent_to_touch_the_mouth_is_not_kept_out_of_the_head() {
 #[test]
 fn a_straight_limb_reaching_past_a_neck_keeps_its_bones_out_of_it() {
     use anymorph::runtime::creature::Cap;
-    use anymorph::runtime::eval::Goals;
     use anymorph::runtime::ik::IkSolver;
     let (mut tried, mut sunk) = (0, Vec::new());
     for seed in 40_000..41_500u64 {
@@ -490,11 +492,7 @@ fn a_straight_limb_reaching_past_a_neck_keeps_its_bones_out_of_it() {
                     continue;
                 }
                 let goal = shoulder + through.normalize() * 2.0 * reach;
-                let mut goals = Goals::new(c.len());
-                for &f in &feet {
-                    goals.set_position(f, c.body(f).position, 1.0);
-                    goals.set_rotation(f, c.body(f).rotation, 1.0);
-                }
+                let mut goals = held_at_rest(&c, &feet);
                 goals.set_position(h, goal, 1.0);
                 solver.solve(&c, &goals, &mut out);
                 assert!(out.iter().all(|p| p.is_finite()), "{}: NaN", c.name());
